@@ -1,0 +1,65 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layering (see docs/architecture.md): only `Evdev` imports the C modules; `InputCore`,
+// `StrokeRecording`, `MultitouchDecoder`, `StrokeTracker` and `StrokeProtocol` are pure Swift
+// (no I/O, no clock) and are tested without devices.
+let package = Package(
+    name: "strokes",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "strokes", targets: ["strokes"]),
+        .library(name: "StrokeProtocol", targets: ["StrokeProtocol"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibevdev",
+            pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]
+        ),
+        .target(name: "CEvdevShims"),
+        .target(name: "InputCore"),
+        .target(name: "Evdev", dependencies: ["CLibevdev", "CEvdevShims", "InputCore"]),
+        .target(name: "StrokeRecording", dependencies: ["InputCore", "Yams"]),
+        .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
+        .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
+        .target(name: "StrokeProtocol", dependencies: ["StrokeTracker"]),
+        .target(
+            name: "StrokeReplay",
+            dependencies: ["InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol"]
+        ),
+        .executableTarget(
+            name: "strokes",
+            dependencies: [
+                "Evdev", "StrokeReplay", "StrokeRecording", "StrokeProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "strokes-bench",
+            dependencies: ["StrokeReplay", "StrokeRecording", "MultitouchDecoder", "StrokeTracker"],
+            path: "Benchmarks/strokes-bench"
+        ),
+        .testTarget(name: "InputCoreTests", dependencies: ["InputCore"]),
+        .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCore"]),
+        .testTarget(
+            name: "StrokeRecordingTests",
+            dependencies: ["StrokeRecording", "InputCore"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "MultitouchDecoderTests",
+            dependencies: ["MultitouchDecoder", "StrokeTracker", "InputCore"]
+        ),
+        .testTarget(
+            name: "ReplayTests",
+            dependencies: ["StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeTracker", "MultitouchDecoder"],
+            resources: [.copy("Fixtures"), .copy("Golden")]
+        ),
+        .testTarget(name: "CLITests", dependencies: ["StrokeReplay"]),
+    ]
+)

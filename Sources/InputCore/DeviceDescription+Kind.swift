@@ -1,0 +1,57 @@
+/// How a touch device relates to the screen, after libinput's classification
+/// (`evdev_configure()` in libinput `src/evdev.c`).
+public enum DeviceKind: String, Hashable, Sendable {
+    /// `INPUT_PROP_DIRECT`, or an old touchscreen that declares no properties at all.
+    case touchscreen
+    /// A touchpad: finger tool bits plus `INPUT_PROP_BUTTONPAD` or physical buttons.
+    case touchpad
+    /// A touch surface not mapped to a screen that is neither: a tablet's finger interface.
+    case indirect
+    /// Not a touch device.
+    case other
+}
+
+/// How the contacts of a device are reported (kernel `multi-touch-protocol.rst`).
+public enum TouchProtocol: String, Hashable, Sendable {
+    /// Protocol B: slots and tracking IDs.
+    case slots
+    /// Protocol A: anonymous contacts separated by `SYN_MT_REPORT`. No kernel driver uses it any
+    /// more, but vendor drivers and uinput tools still do.
+    case anonymous
+    /// One contact: `ABS_X`/`ABS_Y` and `BTN_TOUCH`.
+    case singleTouch
+    /// No touch axes.
+    case none
+}
+
+extension DeviceDescription {
+    public var touchProtocol: TouchProtocol {
+        if slotCount != nil { return .slots }
+        let hasMTPosition = has(.abs, AbsCode.mtPositionX) && has(.abs, AbsCode.mtPositionY)
+        let hasSTPosition = has(.abs, AbsCode.x) && has(.abs, AbsCode.y)
+        if hasMTPosition && !has(.abs, AbsCode.mtSlot) && !has(.abs, AbsCode.reserved) { return .anonymous }
+        if hasSTPosition && has(.key, KeyCode.btnTouch) { return .singleTouch }
+        return .none
+    }
+
+    /// `INPUT_PROP_SEMI_MT`: the slots carry the corners of a bounding box, not the fingers.
+    public var isSemiMT: Bool { hasProperty(InputProperty.semiMT) }
+
+    public var kind: DeviceKind {
+        guard touchProtocol != .none else { return .other }
+        if hasProperty(InputProperty.direct) { return .touchscreen }
+        let fingerTool = has(.key, KeyCode.btnToolFinger)
+        if fingerTool && !has(.key, KeyCode.btnToolPen) {
+            if hasProperty(InputProperty.buttonpad) || hasProperty(InputProperty.topButtonpad)
+                || has(.key, KeyCode.btnLeft)
+            {
+                return .touchpad
+            }
+            return .indirect
+        }
+        if hasProperty(InputProperty.pointer) { return .indirect }
+        // Pre-2.6.38 drivers set no properties; libinput's fallback treats BTN_TOUCH + ABS devices
+        // without finger-tool bits as touchscreens, and so do we.
+        return .touchscreen
+    }
+}

@@ -1,0 +1,38 @@
+/// Groups a stream of `input_event`s into frames, and applies the kernel's `SYN_DROPPED` rule:
+/// "ignore all events up to and including next SYN_REPORT" (`event-codes.rst`).
+///
+/// Pure: feed it events, collect what it returns.
+public struct FrameAssembler: Sendable {
+    private var pending: [InputEvent] = []
+    private var discarding = false
+
+    public init() {}
+
+    /// Feeds one event; returns a frame input when the event completes one.
+    public mutating func feed(_ event: InputEvent) -> FrameInput? {
+        if event.type == .syn {
+            switch event.code {
+            case SynCode.report:
+                if discarding {
+                    discarding = false
+                    pending.removeAll(keepingCapacity: true)
+                    return nil
+                }
+                let frame = Frame(events: pending, time: event.time)
+                pending.removeAll(keepingCapacity: true)
+                return .frame(frame)
+            case SynCode.dropped:
+                pending.removeAll(keepingCapacity: true)
+                discarding = true
+                return .dropped(event.time)
+            default:
+                break
+            }
+        }
+        if !discarding { pending.append(event) }
+        return nil
+    }
+
+    /// Events after the last `SYN_REPORT`: a truncated last frame.
+    public var unterminatedEvents: [InputEvent] { pending }
+}

@@ -1,0 +1,37 @@
+/// Counts of what the decoder saw and handled without publishing: device or kernel oddities, not
+/// decoder bugs (those trap in debug builds). libinput logs the same cases as `evdev_log_bug_kernel`.
+public struct DecoderDiagnostics: Hashable, Sendable {
+    /// `ABS_MT_SLOT` values outside `0..<slotCount`; the events that followed until a valid slot
+    /// were ignored and are counted in `eventsForInvalidSlot`.
+    public var slotOutOfRange = 0
+    public var eventsForInvalidSlot = 0
+    /// Events for codes the device does not declare; ignored.
+    public var undeclaredCodes = 0
+    /// Axis values outside the declared minimum...maximum; kept as reported.
+    public var valuesOutOfRange = 0
+    /// A tracking ID repeated for the contact that already holds it; ignored (libevdev discards it).
+    public var repeatedTrackingIDs = 0
+    /// `ABS_MT_TRACKING_ID -1` for a slot already empty; ignored.
+    public var repeatedContactEnds = 0
+    /// A contact whose beginning was never seen ended before any of its points were seen.
+    public var unseenContactsEnded = 0
+    /// `SYN_DROPPED` markers in the stream.
+    public var drops = 0
+    /// Contacts that began as palms and were never published.
+    public var palmsSuppressed = 0
+    /// `SYN_MT_REPORT` (protocol A) events in a stream decoded as slots or single touch; ignored.
+    public var protocolAReports = 0
+
+    public init() {}
+
+    /// Name and count of every non-zero counter, for summaries.
+    public var nonZero: [(String, Int)] {
+        [
+            ("slotOutOfRange", slotOutOfRange), ("eventsForInvalidSlot", eventsForInvalidSlot),
+            ("undeclaredCodes", undeclaredCodes), ("valuesOutOfRange", valuesOutOfRange),
+            ("repeatedTrackingIDs", repeatedTrackingIDs), ("repeatedContactEnds", repeatedContactEnds),
+            ("unseenContactsEnded", unseenContactsEnded), ("drops", drops), ("palmsSuppressed", palmsSuppressed),
+            ("protocolAReports", protocolAReports),
+        ].filter { $0.1 != 0 }
+    }
+}

@@ -1,0 +1,17 @@
+/// A device the decoder cannot decode.
+public enum DecoderError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Protocol A (`SYN_MT_REPORT`) without single-touch axes to fall back on.
+    case protocolAUnsupported(deviceName: String)
+    /// No touch axes at all.
+    case notATouchDevice(deviceName: String)
+
+    public var description: String {
+        switch self {
+        case .protocolAUnsupported(let name):
+            return
+                "'\(name)' uses multitouch protocol A (SYN_MT_REPORT, no ABS_MT_SLOT) and has no single-touch axes: strokes decodes protocol B only; run the device through mtdev, or see docs/decoder.md"
+        case .notATouchDevice(let name):
+            return "'\(name)' is not a touch device: it has neither ABS_MT_SLOT nor ABS_X/ABS_Y with BTN_TOUCH"
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import InputCore
+
+// Recording phase: each event only updates the slot table and marks the slot touched; nothing is
+// published until `flush` (libinput's `fallback_process_touch()` / `fallback_flush_mt_events()`).
+extension MultitouchDecoder {
+    mutating func apply(_ event: InputEvent) {
+        switch event.type {
+        case .abs:
+            let code = event.code
+            guard code <= AbsCode.max, declared.abs[Int(code)] else {
+                diagnostics.undeclaredCodes += 1
+                return
+            }
+            if code != AbsCode.mtSlot, let range = declared.absRange[Int(code)], !range.contains(event.value),
+                !(code == AbsCode.mtTrackingID && event.value == -1)
+            {
+                diagnostics.valuesOutOfRange += 1
+            }
+            switch mode {
+            case .slots: applySlotAxis(code, event.value)
+            case .singleTouch: applySingleTouchAxis(code, event.value)
+            }
+        case .key:
+            if mode == .singleTouch && event.code == KeyCode.btnTouch {
+                guard declared.hasBtnTouch else {
+                    diagnostics.undeclaredCodes += 1
+                    return
+                }
+                // A single-touch contact is BTN_TOUCH; 0 stands in for its tracking ID.
+                setTrackingID(slot: 0, event.value != 0 ? 0 : -1)
+            }
+        case .syn:
+            if event.code == SynCode.mtReport { diagnostics.protocolAReports += 1 }
+        default:
+            break
+        }
+    }
+
+    private mutating func applySlotAxis(_ code: UInt16, _ value: Int32) {
+        if code == AbsCode.mtSlot {
+            if value >= 0 && Int(value) < slots.count {
+                currentSlot = Int(value)
+            } else {
+                // libevdev clamps to the last slot and libinput to the slot count; both would
+                // corrupt another contact. Ignore the events until the next valid ABS_MT_SLOT.
+                currentSlot = nil
+                diagnostics.slotOutOfRange += 1
+            }
+            return
+        }
+        guard AbsCode.isPerSlot(code) else { return }  // ABS_X & co: single-touch emulation, not needed.
+        guard let s = currentSlot else {
+            diagnostics.eventsForInvalidSlot += 1
+            return
+        }
+        switch code {
+        case AbsCode.mtTrackingID: setTrackingID(slot: s, value)
+        case AbsCode.mtPositionX: setAxis(slot: s, \.x, value)
+        case AbsCode.mtPositionY: setAxis(slot: s, \.y, value)
+        case AbsCode.mtPressure: setAxis(slot: s, \.pressure, value)
+        case AbsCode.mtTouchMajor: setAxis(slot: s, \.touchMajor, value)
+        case AbsCode.mtTouchMinor: setAxis(slot: s, \.touchMinor, value)
+        case AbsCode.mtOrientation: setAxis(slot: s, \.orientation, value)
+        case AbsCode.mtToolType: setAxis(slot: s, \.toolType, value)
+        default: break  // WIDTH_*, DISTANCE, BLOB_ID, TOOL_X/Y: not part of a stroke point.
+        }
+    }
+
+    private mutating func applySingleTouchAxis(_ code: UInt16, _ value: Int32) {
+        switch code {
+        case AbsCode.x: setAxis(slot: 0, \.x, value)
+        case AbsCode.y: setAxis(slot: 0, \.y, value)
+        case AbsCode.pressure: setAxis(slot: 0, \.pressure, value)
+        default: break
+        }
+    }
+
+    @inline(__always)
+    private mutating func markTouched(_ s: Int) {
+        if !slots[s].touched {
+            slots[s].touched = true
+            touchedSlots.append(s)
+        }
+    }
+
+    @inline(__always)
+    private mutating func setAxis(slot s: Int, _ field: WritableKeyPath<ContactSample, Int32>, _ value: Int32) {
+        if slots[s].sample[keyPath: field] != value {
+            slots[s].sample[keyPath: field] = value
+            slots[s].axesDirty = true
+            markTouched(s)
+        }
+    }
+
+    mutating func setTrackingID(slot s: Int, _ value: Int32) {
+        markTouched(s)
+        if value < 0 {
+            switch slots[s].current {
+            case .contact(let c):
+                finishWithinFrame(slot: s, c)
+                slots[s].current = .empty
+            case .empty:
+                diagnostics.repeatedContactEnds += 1
+            case .unknown:
+                diagnostics.unseenContactsEnded += 1
+                slots[s].current = .empty
+            }
+            return
+        }
+        switch slots[s].current {
+        case .contact(let c) where c.trackingID == value:
+            diagnostics.repeatedTrackingIDs += 1
+            return
+        case .contact(let c):
+            // N -> M without -1: the identity of the slot's contact changed (kernel doc), so the old
+            // contact ends and a new one begins. libevdev discards this; libinput merges it.
+            finishWithinFrame(slot: s, c)
+        case .empty, .unknown:
+            break
+        }
+        slots[s].current = .contact(Contact(generation: nextGeneration, trackingID: value, flags: []))
+        nextGeneration += 1
+    }
+
+    /// The contact `c` stops being the slot's contact during the frame. If it is the committed
+    /// contact, the flush ends it with this sample; if it began in this frame, it is a transient.
+    private mutating func finishWithinFrame(slot s: Int, _ c: Contact) {
+        if case .contact(let committed) = slots[s].committed, committed.generation == c.generation {
+            slots[s].committedEndSample = slots[s].sample
+        } else {
+            slots[s].transients.append(TransientContact(contact: c, sample: slots[s].sample))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import InputCore
+
+// Flush phase, once per SYN_REPORT: for each touched slot in slot order, publish the end of the
+// committed contact, then contacts that lived only within the frame, then the begin or motion of
+// the slot's current contact; then commit.
+extension MultitouchDecoder {
+    mutating func flush(time: Timestamp, into out: inout [ContactEvent]) {
+        if touchedSlots.count > 1 { touchedSlots.sort() }
+        for s in touchedSlots {
+            flushSlot(s, time: time, into: &out)
+        }
+        touchedSlots.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func flushSlot(_ s: Int, time: Timestamp, into out: inout [ContactEvent]) {
+        if let endSample = slots[s].committedEndSample, case .contact(let c) = slots[s].committed, !c.suppressed {
+            out.append(event(.ended, slot: s, contact: c, time: time, sample: endSample))
+        }
+        if !slots[s].transients.isEmpty {
+            for t in slots[s].transients {
+                if t.sample.toolType == ToolType.palm {
+                    diagnostics.palmsSuppressed += 1
+                    continue
+                }
+                out.append(event(.began, slot: s, contact: t.contact, time: time, sample: t.sample))
+                out.append(event(.ended, slot: s, contact: t.contact, time: time, sample: t.sample))
+            }
+            slots[s].transients.removeAll(keepingCapacity: true)
+        }
+        let sample = slots[s].sample
+        let isPalm = sample.toolType == ToolType.palm
+        switch slots[s].current {
+        case .contact(var c):
+            let continues: Bool
+            if case .contact(let old) = slots[s].committed, old.generation == c.generation {
+                continues = true
+            } else {
+                continues = false
+            }
+            if !continues {
+                if isPalm {
+                    c.suppressed = true
+                    diagnostics.palmsSuppressed += 1
+                } else {
+                    out.append(event(.began, slot: s, contact: c, time: time, sample: sample))
+                }
+            } else if !c.suppressed {
+                if isPalm {
+                    out.append(event(.cancelled(.palm), slot: s, contact: c, time: time, sample: sample))
+                    c.suppressed = true
+                } else if slots[s].axesDirty {
+                    out.append(event(.moved, slot: s, contact: c, time: time, sample: sample))
+                }
+            }
+            slots[s].current = .contact(c)
+        case .unknown:
+            if slots[s].axesDirty {
+                // Motion in a slot whose contact began before we were watching: adopt it.
+                var c = Contact(generation: nextGeneration, trackingID: nil, flags: .adopted)
+                nextGeneration += 1
+                if isPalm {
+                    c.suppressed = true
+                    diagnostics.palmsSuppressed += 1
+                } else {
+                    out.append(event(.began, slot: s, contact: c, time: time, sample: sample))
+                }
+                slots[s].current = .contact(c)
+            }
+        case .empty:
+            break
+        }
+        slots[s].committed = slots[s].current
+        slots[s].committedEndSample = nil
+        slots[s].axesDirty = false
+        slots[s].touched = false
+    }
+}

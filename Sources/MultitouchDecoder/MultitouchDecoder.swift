@@ -1,0 +1,127 @@
+import InputCore
+
+/// Turns evdev frames into contact lifecycle events, following the kernel's multitouch protocol B
+/// (`Documentation/input/multi-touch-protocol.rst`). Pure: no I/O, no clock.
+///
+/// Semantics (each is pinned by a test of the same name in `MultitouchDecoderTests`):
+/// - Per-slot state accumulates during a frame and is committed at `SYN_REPORT`. Every transition
+///   within the frame is published: a contact that begins and ends inside one frame yields
+///   `began` + `ended`.
+/// - `ABS_MT_TRACKING_ID -1` ends the slot's contact; a different tracking ID in an occupied slot
+///   (with or without a -1 before it) ends the old contact and begins a new one.
+/// - The first per-slot event applies to `ABS_MT_SLOT`'s initial value from the description. A
+///   slot's state is unknown until its first event: axis updates without a tracking ID adopt a
+///   contact that was already down (`began` with `.adopted`, tracking ID unknown); a -1 ends a
+///   contact that was never seen, which publishes nothing.
+/// - `ABS_MT_TOOL_TYPE = MT_TOOL_PALM` cancels a live contact (`.palm`); a contact that begins as
+///   a palm is never published. A palm that turns back into a finger stays suppressed until it
+///   lifts; its next touch is a new stroke.
+/// - `SYN_DROPPED` (`FrameInput.dropped`): every published live contact is cancelled
+///   (`.eventsDropped`) because its fate is unknown, and every slot becomes unknown again.
+/// - Single-touch devices (`ABS_X`/`ABS_Y` + `BTN_TOUCH`) are one slot whose contact is
+///   `BTN_TOUCH`. Protocol A devices are decoded through their single-touch axes when they have
+///   them and refused otherwise.
+/// - Slots out of range, events for undeclared codes and values outside absinfo are counted in
+///   `diagnostics`, never trapped on.
+public struct MultitouchDecoder: Sendable {
+    public enum Mode: Hashable, Sendable {
+        case slots(count: Int)
+        case singleTouch
+    }
+
+    public let mode: Mode
+    public let deviceFlags: ContactFlags
+    public internal(set) var diagnostics = DecoderDiagnostics()
+
+    var slots: [Slot]
+    /// The slot per-slot events apply to; nil after an out-of-range `ABS_MT_SLOT`.
+    var currentSlot: Int?
+    var touchedSlots: [Int] = []
+    var nextGeneration: UInt64 = 1
+    let declared: DeclaredAxes
+
+    /// - Throws: `DecoderError` for devices that are neither protocol B nor single-touch.
+    public init(description: DeviceDescription) throws(DecoderError) {
+        switch description.touchProtocol {
+        case .slots:
+            let count = description.slotCount!
+            mode = .slots(count: count)
+            slots = Array(repeating: Slot(), count: count)
+            let initial = Int(description.initialSlot)
+            currentSlot = initial >= 0 && initial < count ? initial : 0
+        case .singleTouch:
+            mode = .singleTouch
+            slots = [Slot()]
+            currentSlot = 0
+        case .anonymous:
+            // Protocol A: decode the single-touch emulation when the device has it (docs/decoder.md).
+            guard description.has(.abs, AbsCode.x), description.has(.abs, AbsCode.y),
+                description.has(.key, KeyCode.btnTouch)
+            else { throw .protocolAUnsupported(deviceName: description.name) }
+            mode = .singleTouch
+            slots = [Slot()]
+            currentSlot = 0
+        case .none:
+            throw .notATouchDevice(deviceName: description.name)
+        }
+        deviceFlags = description.isSemiMT ? .semiMT : []
+        declared = DeclaredAxes(description)
+    }
+
+    /// Number of slots (1 for single-touch).
+    public var slotCount: Int { slots.count }
+
+    /// Published contacts currently down.
+    public var activeContacts: Int {
+        slots.reduce(0) { n, slot in
+            if case .contact(let c) = slot.committed, !c.suppressed { return n + 1 }
+            return n
+        }
+    }
+
+    /// Decodes one frame or drop marker, appending the resulting events to `out`.
+    public mutating func process(_ input: FrameInput, into out: inout [ContactEvent]) {
+        switch input {
+        case .frame(let frame):
+            for event in frame.events { apply(event) }
+            flush(time: frame.time, into: &out)
+        case .dropped(let time):
+            diagnostics.drops += 1
+            cancelAll(reason: .eventsDropped, time: time, into: &out)
+        }
+    }
+
+    /// Cancels every published live contact with `reason` (device removed, shutdown, lost events)
+    /// and forgets what is known about every slot.
+    public mutating func cancelAll(reason: CancelReason, time: Timestamp, into out: inout [ContactEvent]) {
+        for index in slots.indices {
+            if case .contact(let c) = slots[index].committed, !c.suppressed {
+                out.append(event(.cancelled(reason), slot: index, contact: c, time: time, sample: slots[index].sample))
+            }
+            slots[index].committed = .unknown
+            slots[index].current = .unknown
+        }
+    }
+
+    func event(_ kind: ContactEvent.Kind, slot: Int, contact: Contact, time: Timestamp, sample: ContactSample) -> ContactEvent {
+        ContactEvent(
+            kind: kind, slot: Int32(slot), trackingID: mode == .singleTouch ? nil : contact.trackingID, time: time,
+            sample: sample, flags: contact.flags.union(deviceFlags)
+        )
+    }
+}
+
+/// Which codes the device declares, as flat lookup tables for the per-event path.
+struct DeclaredAxes: Hashable, Sendable {
+    var abs: [Bool] = Array(repeating: false, count: Int(AbsCode.max) + 1)
+    var absRange: [ClosedRange<Int32>?] = Array(repeating: nil, count: Int(AbsCode.max) + 1)
+    var hasBtnTouch = false
+
+    init(_ description: DeviceDescription) {
+        for (code, info) in description.absInfo where code <= AbsCode.max {
+            abs[Int(code)] = true
+            absRange[Int(code)] = info.minimum <= info.maximum ? info.minimum...info.maximum : nil
+        }
+        hasBtnTouch = description.has(.key, KeyCode.btnTouch)
+    }
+}

@@ -1,0 +1,39 @@
+/// Who occupies a slot.
+enum Occupancy: Hashable, Sendable {
+    /// Decoding started (or resumed after a drop) and nothing about this slot has been seen since.
+    case unknown
+    case empty
+    case contact(Contact)
+}
+
+/// One contact in a slot. `generation` is unique per decoder, so two contacts with the same
+/// tracking ID (16-bit IDs wrap) are never confused.
+struct Contact: Hashable, Sendable {
+    var generation: UInt64
+    var trackingID: Int32?
+    var flags: ContactFlags
+    /// A palm, or a contact cancelled as one: never published again (libinput keeps a palm a
+    /// palm until the touch ends, even if the firmware flips the tool type back).
+    var suppressed = false
+}
+
+/// A contact that began and ended (or was replaced) within one frame.
+struct TransientContact: Hashable, Sendable {
+    var contact: Contact
+    var sample: ContactSample
+}
+
+/// One slot: the committed state as of the last `SYN_REPORT`, and what the current frame changed.
+struct Slot: Hashable, Sendable {
+    var sample = ContactSample()
+    var committed = Occupancy.unknown
+    var current = Occupancy.unknown
+    /// A tracked axis changed during the current frame.
+    var axesDirty = false
+    /// The slot is in the current frame's list of touched slots.
+    var touched = false
+    /// The committed contact ended or was replaced during the frame; its last sample.
+    var committedEndSample: ContactSample?
+    /// Contacts that began and ended within the frame, in order.
+    var transients: [TransientContact] = []
+}

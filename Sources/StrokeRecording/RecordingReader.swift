@@ -1,0 +1,66 @@
+import InputCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a recording in any supported format, detected from its content.
+public enum RecordingReader {
+    /// Detects the format of `bytes`: libinput-record YAML starts with a `version:` key (possibly
+    /// after comments), evtest output with its `Input driver version` / `Input device ID` header,
+    /// and everything else is taken as evemu, whose reader names the first line it cannot read.
+    public static func detectFormat(_ bytes: [UInt8]) -> RecordingFormat {
+        var scanner = LineScanner(bytes)
+        var inspected = 0
+        while let range = scanner.nextLine(), inspected < 64 {
+            let line = scanner.string(range).trimmingSpaces()
+            if line.isEmpty { continue }
+            inspected += 1
+            if line.hasPrefix("# EVEMU") || line.hasPrefix("N:") || line.hasPrefix("E:") { return .evemu(major: 1, minor: 0) }
+            if line.hasPrefix("#") { continue }
+            if line.hasPrefix("version:") || line.hasPrefix("ndevices:") || line.hasPrefix("---") { return .libinputRecord }
+            if line.hasPrefix("Input driver version") || line.hasPrefix("Input device ID:")
+                || line.hasPrefix("Input device name:") || line.hasPrefix("Available devices:")
+            {
+                return .evtest
+            }
+            break
+        }
+        return .evemu(major: 1, minor: 0)
+    }
+
+    /// Parses `bytes`, naming `file` in errors.
+    public static func read(_ bytes: [UInt8], file: String) throws(RecordingError) -> Recording {
+        switch detectFormat(bytes) {
+        case .evemu: return try EvemuReader.read(bytes, file: file)
+        case .libinputRecord: return try LibinputRecordReader.read(bytes, file: file)
+        case .evtest: return try EvtestReader.read(bytes, file: file)
+        }
+    }
+
+    /// Reads and parses the file at `path`.
+    public static func read(path: String) throws(RecordingError) -> Recording {
+        try read(readFile(path), file: path)
+    }
+
+    /// The bytes of the file at `path` (`-` is standard input).
+    public static func readFile(_ path: String) throws(RecordingError) -> [UInt8] {
+        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw RecordingError(file: path, line: nil, message: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        defer { if fd != 0 { close(fd) } }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw RecordingError(file: path, line: nil, message: "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+        }
+        return out
+    }
+}

@@ -1,0 +1,79 @@
+import InputCore
+import MultitouchDecoder
+import StrokeRecording
+import StrokeTracker
+
+/// Per-recording figures: what `strokes replay --summary` prints.
+public struct ReplaySummary: Sendable {
+    public var format: RecordingFormat
+    public var devices: [(name: String, kind: DeviceKind, slots: Int?)]
+    public var events: Int
+    public var frames = 0
+    public var drops = 0
+    public var began = 0
+    public var ended = 0
+    public var cancelled: [CancelReason: Int] = [:]
+    public var moved = 0
+    public var stillActive = 0
+    public var mostConcurrent = 0
+    public var firstTime: Timestamp?
+    public var lastTime: Timestamp?
+    public var truncated: [(device: Int, tail: TruncatedTail)]
+    public var diagnostics: [(DeviceID, DecoderDiagnostics)] = []
+
+    init(recording: Recording) {
+        format = recording.format
+        devices = recording.devices.map { ($0.description.name, $0.description.kind, $0.description.slotCount) }
+        events = recording.devices.reduce(0) { $0 + $1.events.count }
+        truncated = recording.devices.enumerated().compactMap { i, d in d.truncatedTail.map { (i + 1, $0) } }
+    }
+
+    mutating func record(_ events: ArraySlice<StrokeEvent>, time: Timestamp, frame: Bool, liveStrokes: Int) {
+        if frame { frames += 1 } else { drops += 1 }
+        if firstTime == nil { firstTime = time }
+        lastTime = time
+        for e in events {
+            switch e.kind {
+            case .began: began += 1
+            case .moved: moved += 1
+            case .ended: ended += 1
+            case .cancelled(let reason): cancelled[reason, default: 0] += 1
+            }
+        }
+        mostConcurrent = max(mostConcurrent, liveStrokes)
+    }
+
+    /// Microseconds from the first frame to the last.
+    public var duration: Int64 {
+        guard let firstTime, let lastTime else { return 0 }
+        return lastTime.microseconds - firstTime.microseconds
+    }
+
+    /// Human-readable lines.
+    public var lines: [String] {
+        var out: [String] = []
+        out.append("format: \(format)")
+        for (i, d) in devices.enumerated() {
+            out.append("device \(i + 1): \"\(d.name)\" (\(d.kind.rawValue), \(d.slots.map { "\($0) slots" } ?? "single touch"))")
+        }
+        out.append("events: \(events)")
+        out.append("frames: \(frames)")
+        if drops > 0 { out.append("drops: \(drops)") }
+        out.append("duration: \(Timestamp(microseconds: duration)) s")
+        out.append("strokes: \(began)")
+        out.append("ended: \(ended)")
+        let cancelledTotal = cancelled.values.reduce(0, +)
+        let reasons = cancelled.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
+        out.append("cancelled: \(cancelledTotal)" + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))"))
+        out.append("still active: \(stillActive)")
+        out.append("most concurrent: \(mostConcurrent)")
+        out.append("points moved: \(moved)")
+        for (device, diag) in diagnostics {
+            for (name, count) in diag.nonZero { out.append("device \(device) \(name): \(count)") }
+        }
+        for (device, tail) in truncated {
+            out.append("device \(device) truncated: \(tail.eventCount) events after the last SYN_REPORT (from line \(tail.line)) were not applied")
+        }
+        return out
+    }
+}

@@ -1,0 +1,46 @@
+import InputCore
+import MultitouchDecoder
+
+/// One point of a stroke's polyline.
+public struct StrokePoint: Hashable, Sendable {
+    /// Microseconds, from the device's clock (or the recording's).
+    public var time: Timestamp
+    /// Raw device units.
+    public var x: Int32
+    public var y: Int32
+    /// 0...1 across the axis range.
+    public var nx: Double
+    public var ny: Double
+    /// Millimetres from the sensor's top-left corner; nil when the device reports no resolution.
+    public var mmX: Double?
+    public var mmY: Double?
+    /// Raw values of the optional axes; meaningful only where the device's geometry lists them.
+    public var pressure: Int32
+    public var touchMajor: Int32
+    public var touchMinor: Int32
+    public var orientation: Int32
+    public var toolType: Int32
+
+    public init(time: Timestamp, sample s: ContactSample, geometry g: DeviceGeometry) {
+        self.time = time
+        x = s.x
+        y = s.y
+        nx = g.normalized(x: s.x)
+        ny = g.normalized(y: s.y)
+        if let mm = g.millimetres(x: s.x, y: s.y) {
+            mmX = mm.x
+            mmY = mm.y
+        }
+        pressure = s.pressure
+        touchMajor = s.touchMajor
+        touchMinor = s.touchMinor
+        orientation = s.orientation
+        toolType = s.toolType
+    }
+
+    /// Same place and shape (time aside).
+    public func samePosition(as other: StrokePoint) -> Bool {
+        x == other.x && y == other.y && pressure == other.pressure && touchMajor == other.touchMajor
+            && touchMinor == other.touchMinor && orientation == other.orientation
+    }
+}

@@ -1,0 +1,86 @@
+import InputCore
+import MultitouchDecoder
+
+/// Keeps the strokes in progress, keyed by (device, slot, tracking ID), and a bounded history of
+/// completed ones: the finger-paint pattern. Touch down creates an entry, motion appends to its
+/// polyline, lift moves it to `completed`, and a cancelled stroke is dropped with its reason.
+/// Pure: contact events in, stroke events out.
+public struct StrokeTracker: Sendable {
+    public private(set) var inProgress: [StrokeKey: Stroke] = [:]
+    public private(set) var completed: BoundedHistory<Stroke>
+    private var geometries: [DeviceID: DeviceGeometry] = [:]
+    private var nextStrokeID: UInt64
+
+    /// - Parameters:
+    ///   - historyLimit: how many completed strokes to keep.
+    ///   - firstStrokeID: the first id handed out.
+    public init(historyLimit: Int = 256, firstStrokeID: UInt64 = 1) {
+        completed = BoundedHistory(capacity: historyLimit)
+        nextStrokeID = firstStrokeID
+    }
+
+    public mutating func addDevice(_ device: DeviceID, geometry: DeviceGeometry) {
+        geometries[device] = geometry
+    }
+
+    public func geometry(of device: DeviceID) -> DeviceGeometry? { geometries[device] }
+
+    /// Strokes in progress, oldest first.
+    public var live: [Stroke] { inProgress.values.sorted { $0.id < $1.id } }
+
+    /// Applies the contact events of one frame of `device`, appending stroke events to `out`.
+    public mutating func apply(
+        _ events: [ContactEvent], device: DeviceID, frame: UInt64, into out: inout [StrokeEvent]
+    ) {
+        guard !events.isEmpty else { return }
+        guard let geometry = geometries[device] else {
+            preconditionFailure("StrokeTracker: events for device \(device), which was never added")
+        }
+        for e in events {
+            let key = StrokeKey(device: device, slot: e.slot, trackingID: e.trackingID)
+            let point = StrokePoint(time: e.time, sample: e.sample, geometry: geometry)
+            switch e.kind {
+            case .began:
+                let id = StrokeID(rawValue: nextStrokeID)
+                nextStrokeID += 1
+                let stroke = Stroke(
+                    id: id, device: device, slot: e.slot, trackingID: e.trackingID, flags: e.flags, state: .inProgress,
+                    firstFrame: frame, points: [point]
+                )
+                if inProgress.updateValue(stroke, forKey: key) != nil {
+                    assertionFailure("decoder bug: began for \(key), which is in progress")
+                }
+                out.append(event(.began, stroke, frame: frame, point: point))
+            case .moved:
+                guard let id = inProgress[key]?.id else {
+                    assertionFailure("decoder bug: moved for \(key), which is not in progress")
+                    continue
+                }
+                inProgress[key]!.points.append(point)
+                out.append(StrokeEvent(kind: .moved, stroke: id, device: device, frame: frame, slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
+            case .ended, .cancelled:
+                guard var stroke = inProgress.removeValue(forKey: key) else {
+                    assertionFailure("decoder bug: \(e.kind) for \(key), which is not in progress")
+                    continue
+                }
+                if case .cancelled(let reason) = e.kind {
+                    stroke.state = .cancelled(reason)
+                    out.append(event(.cancelled(reason), stroke, frame: frame, point: point))
+                } else {
+                    // The lift sample is part of the polyline only if the finger moved before lifting.
+                    if !point.samePosition(as: stroke.points[stroke.points.count - 1]) { stroke.points.append(point) }
+                    stroke.state = .ended
+                    out.append(event(.ended, stroke, frame: frame, point: point))
+                    completed.append(stroke)
+                }
+            }
+        }
+    }
+
+    private func event(_ kind: StrokeEvent.Kind, _ s: Stroke, frame: UInt64, point: StrokePoint) -> StrokeEvent {
+        StrokeEvent(
+            kind: kind, stroke: s.id, device: s.device, frame: frame, slot: s.slot, trackingID: s.trackingID,
+            point: point, flags: kind == .began ? s.flags : []
+        )
+    }
+}

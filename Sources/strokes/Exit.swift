@@ -1,0 +1,54 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// sysexits(3) codes, so scripts can tell bad input from a missing file.
+enum Exit {
+    /// `EX_DATAERR`: the input is malformed or cannot be decoded.
+    static let dataError = ExitCode(65)
+    /// `EX_NOINPUT`: the input file cannot be opened or read.
+    static let noInput = ExitCode(66)
+}
+
+/// Writes a diagnostic line to standard error.
+func printError(_ message: String) {
+    writeAll(2, Array(("strokes: " + message + "\n").utf8))
+}
+
+/// Buffered standard output: a replay writes tens of thousands of lines.
+struct OutputBuffer {
+    private var buffer: [UInt8] = []
+
+    init() { buffer.reserveCapacity(1 << 16) }
+
+    mutating func line(_ s: String) {
+        buffer.append(contentsOf: s.utf8)
+        buffer.append(0x0a)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        writeAll(1, buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Writes all of `bytes` to `fd`, retrying short writes and EINTR. A closed pipe ends the process
+/// quietly, as `head` users expect.
+func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { buf in
+        var offset = 0
+        while offset < buf.count {
+            let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { exit(0) }
+                return
+            }
+            offset += n
+        }
+    }
+}

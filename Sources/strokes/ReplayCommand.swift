@@ -1,0 +1,118 @@
+import ArgumentParser
+import InputCore
+import MultitouchDecoder
+import StrokeProtocol
+import StrokeRecording
+import StrokeReplay
+import StrokeTracker
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Run recordings through the stroke pipeline and print stroke events as JSON lines.",
+        discussion: """
+            Reads evemu (evemu-record), libinput record YAML and evtest text output, detected from \
+            the content. Each stroke event is one JSON object per line, in the shape the socket \
+            protocol uses (docs/protocol.md); a final {"type":"replayEnded"} line lists strokes still \
+            in progress when the recording ends.
+            """
+    )
+
+    @Argument(help: "Recording files ('-' for standard input).")
+    var files: [String]
+
+    @Flag(help: "Print per-recording figures (frames, strokes, most concurrent, duration) instead of events.")
+    var summary = false
+
+    @Flag(help: "Keep the recorded timing between frames instead of running as fast as possible.")
+    var realtime = false
+
+    @Option(help: "How many completed strokes the tracker keeps.")
+    var history = 256
+
+    func validate() throws {
+        guard history >= 0 else { throw ValidationError("--history must not be negative") }
+    }
+
+    func run() throws {
+        var out = OutputBuffer()
+        defer { out.flush() }
+        for file in files {
+            let recording: Recording
+            do {
+                recording = try RecordingReader.read(path: file)
+            } catch {
+                out.flush()
+                printError(error.description)
+                throw error.line == nil && error.message.hasPrefix("cannot ") ? Exit.noInput : Exit.dataError
+            }
+            for (index, device) in recording.devices.enumerated() {
+                if let tail = device.truncatedTail {
+                    printError(
+                        "warning: \(file):\(tail.line): the recording ends mid-frame (device \(index + 1)): \(tail.eventCount) events after the last SYN_REPORT were not applied"
+                    )
+                }
+            }
+            var replayer: Replayer
+            do {
+                replayer = try Replayer(recording: recording, historyLimit: history)
+            } catch {
+                out.flush()
+                printError("\(file): \(error)")
+                throw Exit.dataError
+            }
+            if summary {
+                var scratch: [StrokeEvent] = []
+                while replayer.next(into: &scratch) != nil { scratch.removeAll(keepingCapacity: true) }
+                if files.count > 1 { out.line("file: \(file)") }
+                for line in replayer.finalSummary.lines { out.line(line) }
+                continue
+            }
+            try stream(&replayer, to: &out)
+        }
+    }
+
+    private func stream(_ replayer: inout Replayer, to out: inout OutputBuffer) throws {
+        var events: [StrokeEvent] = []
+        let geometries = Dictionary(uniqueKeysWithValues: replayer.devices.map { ($0.id, $0.geometry) })
+        var pacer = realtime ? Pacer() : nil
+        while let step = replayer.next(into: &events) {
+            if pacer != nil {
+                pacer!.wait(until: step.time)
+            }
+            for e in events { out.line(e.json(geometry: geometries[e.device]!)) }
+            events.removeAll(keepingCapacity: true)
+            if pacer != nil { out.flush() }
+        }
+        let final = replayer.finalSummary
+        var w = JSONWriter()
+        w.field("type", "replayEnded")
+        w.field("frames", final.frames)
+        w.raw("stillActive", "[" + replayer.tracker.live.map { String($0.id.rawValue) }.joined(separator: ",") + "]")
+        out.line(w.finish())
+    }
+}
+
+/// Sleeps so that frames come out with their recorded spacing.
+struct Pacer {
+    private var origin: (recorded: Int64, wall: ContinuousClock.Instant)?
+
+    mutating func wait(until time: Timestamp) {
+        let now = ContinuousClock.now
+        guard let origin else {
+            self.origin = (time.microseconds, now)
+            return
+        }
+        let due = origin.wall + .microseconds(time.microseconds - origin.recorded)
+        let delay = now.duration(to: due)
+        guard delay > .zero else { return }
+        let (seconds, attoseconds) = delay.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+}
