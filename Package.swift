@@ -46,11 +46,7 @@ let package = Package(
         ),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCore"]),
-        .testTarget(
-            name: "StrokeRecordingTests",
-            dependencies: ["StrokeRecording", "InputCore"],
-            resources: [.copy("Fixtures")]
-        ),
+        .testTarget(name: "StrokeRecordingTests", dependencies: ["StrokeRecording", "InputCore"]),
         .testTarget(
             name: "MultitouchDecoderTests",
             dependencies: ["MultitouchDecoder", "StrokeTracker", "InputCore"]

@@ -17,6 +17,10 @@ public struct InputEvent: Hashable, Sendable {
     @inlinable
     public var isSynReport: Bool { type == .syn && code == SynCode.report }
 
+    /// `SYN_REPORT` or `SYN_DROPPED`: after either, no earlier event waits to be applied.
+    @inlinable
+    public var closesFrame: Bool { type == .syn && (code == SynCode.report || code == SynCode.dropped) }
+
     /// `EV_SYN / SYN_DROPPED`: the kernel's buffer overflowed and events were lost.
     @inlinable
     public var isSynDropped: Bool { type == .syn && code == SynCode.dropped }

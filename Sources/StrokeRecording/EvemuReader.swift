@@ -26,6 +26,7 @@ public enum EvemuReader {
         var propertyOffset = 0
         var absInfo: [UInt16: AbsInfo] = [:]
         var commentAbsValues: [UInt16: Int32] = [:]
+        var commentAbsResolutions: [UInt16: Int32] = [:]
         var commentType: Int64?
         var commentCode: Int64?
 
@@ -72,6 +73,11 @@ public enum EvemuReader {
             for (code, value) in commentAbsValues where absInfo[code] != nil {
                 absInfo[code]!.value = value
             }
+            // Format 1.0/1.1 `A:` lines have no resolution field, but evemu-record's comment block
+            // above them does: use it where the A: line was silent.
+            for (code, resolution) in commentAbsResolutions where absInfo[code]?.resolution == 0 {
+                absInfo[code]!.resolution = resolution
+            }
             let description = DeviceDescription(name: name, id: id, properties: properties, codes: codes, absInfo: absInfo)
             var events: [InputEvent] = []
             var tail: TruncatedTail?
@@ -112,10 +118,14 @@ public enum EvemuReader {
                 commentCode = nil
             } else if words[0] == "Event", words.count >= 3, words[1] == "code" {
                 commentCode = Int64(words[2])
-            } else if words[0] == "Value", commentType == Int64(EventType.abs.rawValue),
+            } else if words[0] == "Value" || words[0] == "Resolution", commentType == Int64(EventType.abs.rawValue),
                 let code = commentCode, code >= 0, code <= Int64(AbsCode.max), let value = Int32(words[1])
             {
-                commentAbsValues[UInt16(code)] = value
+                if words[0] == "Value" {
+                    commentAbsValues[UInt16(code)] = value
+                } else {
+                    commentAbsResolutions[UInt16(code)] = value
+                }
             }
         }
 
@@ -252,7 +262,7 @@ public enum EvemuReader {
                         value: Int32(value)
                     )
                     events.append(event)
-                    if event.isSynReport {
+                    if event.closesFrame {
                         lineAfterLastSyn = nil
                         countAfterLastSyn = 0
                     } else {

@@ -32,10 +32,15 @@ public struct RecordedDevice: Sendable {
 
 /// Where a recording was cut off in the middle of a frame.
 public struct TruncatedTail: Hashable, Sendable {
-    /// How many events follow the last `SYN_REPORT`.
+    /// How many events follow the last `SYN_REPORT` (or `SYN_DROPPED`).
     public var eventCount: Int
     /// The 1-based line of the first of them.
     public var line: Int
+
+    public init(eventCount: Int, line: Int) {
+        self.eventCount = eventCount
+        self.line = line
+    }
 }
 
 /// The file formats strokes reads.
@@ -59,7 +64,7 @@ public enum RecordingFormat: Hashable, Sendable, CustomStringConvertible {
 extension RecordedDevice {
     /// Computes `truncatedTail` from the events and their source lines.
     static func tail(of events: [InputEvent], lines: [Int]) -> TruncatedTail? {
-        guard let lastSyn = events.lastIndex(where: { $0.isSynReport }) else {
+        guard let lastSyn = events.lastIndex(where: { $0.closesFrame }) else {
             return events.isEmpty ? nil : TruncatedTail(eventCount: events.count, line: lines.first ?? 0)
         }
         let count = events.count - lastSyn - 1

@@ -21,6 +21,7 @@ public enum RecordingReader {
             if line.hasPrefix("version:") || line.hasPrefix("ndevices:") || line.hasPrefix("---") { return .libinputRecord }
             if line.hasPrefix("Input driver version") || line.hasPrefix("Input device ID:")
                 || line.hasPrefix("Input device name:") || line.hasPrefix("Available devices:")
+                || line.hasPrefix("Event: time")
             {
                 return .evtest
             }

@@ -1,0 +1,178 @@
+import InputCore
+import MultitouchDecoder
+import StrokeTracker
+import Testing
+
+@Suite struct MultitouchDecoderTests {
+    @Test func touchDownMoveLift() throws {
+        var s = try Script(TestDevices.touchscreen())
+        #expect(s.feed([E.slot(0), E.id(5), E.x(100), E.y(200), E.syn]) == ["began 1 s0 #5 (100,200)"])
+        #expect(s.feed([E.x(110), E.syn]) == ["moved 1 s0 #5 (110,200)"])
+        #expect(s.feed([E.id(-1), E.syn]) == ["ended 1 s0 #5 (110,200)"])
+        #expect(s.tracker.inProgress.isEmpty)
+        #expect(s.tracker.completed.elements.map { $0.points.map(\.x) } == [[100, 110]])
+    }
+
+    @Test func touchThatBeginsAndEndsWithinOneFrameYieldsBeganAndEnded() throws {
+        var s = try Script(TestDevices.touchscreen())
+        #expect(s.feed([E.slot(0), E.id(7), E.x(10), E.y(20), E.id(-1), E.syn]) == ["began 1 s0 #7 (10,20)", "ended 1 s0 #7 (10,20)"])
+        #expect(s.tracker.inProgress.isEmpty)
+    }
+
+    @Test func sameFrameEndAndBeginInOneSlotEndsOldAndBeginsNew() throws {
+        var s = try Script(TestDevices.touchscreen())
+        s.feed([E.slot(0), E.id(5), E.x(100), E.y(200), E.syn])
+        #expect(
+            s.feed([E.x(150), E.id(-1), E.id(6), E.x(300), E.syn]) == ["ended 1 s0 #5 (150,200)", "began 2 s0 #6 (300,200)"]
+        )
+    }
+
+    @Test func newTrackingIDWithoutMinusOneEndsOldAndBeginsNew() throws {
+        var s = try Script(TestDevices.touchscreen())
+        s.feed([E.slot(0), E.id(5), E.x(100), E.y(200), E.syn])
+        #expect(s.feed([E.id(6), E.x(300), E.syn]) == ["ended 1 s0 #5 (100,200)", "began 2 s0 #6 (300,200)"])
+    }
+
+    @Test func repeatedTrackingIDIsIgnored() throws {
+        var s = try Script(TestDevices.touchscreen())
+        s.feed([E.slot(0), E.id(5), E.x(100), E.y(200), E.syn])
+        #expect(s.feed([E.id(5), E.x(101), E.syn]) == ["moved 1 s0 #5 (101,200)"])
+        #expect(s.decoder.diagnostics.repeatedTrackingIDs == 1)
+    }
+
+    @Test func initialSlotComesFromTheDescription() throws {
+        var s = try Script(TestDevices.touchscreen(initialSlot: 3))
+        #expect(s.feed([E.id(9), E.x(1), E.y(2), E.syn]) == ["began 1 s3 #9 (1,2)"])
+    }
+
+    @Test func contactDownAtStartIsAdoptedAndFlagged() throws {
+        var s = try Script(TestDevices.touchscreen())
+        #expect(s.feed([E.slot(2), E.x(40), E.syn]) == ["began 1 s2 #? (40,0) [adopted]"])
+        #expect(s.feed([E.y(50), E.syn]) == ["moved 1 s2 #? (40,50)"])
+        #expect(s.feed([E.id(-1), E.syn]) == ["ended 1 s2 #? (40,50)"])
+        // The slot is known now: a later contact is an ordinary one.
+        #expect(s.feed([E.id(12), E.syn]) == ["began 2 s2 #12 (40,50)"])
+    }
+
+    @Test func endOfAContactNeverSeenPublishesNothing() throws {
+        var s = try Script(TestDevices.touchscreen())
+        #expect(s.feed([E.slot(1), E.id(-1), E.syn]) == [])
+        #expect(s.decoder.diagnostics.unseenContactsEnded == 1)
+        #expect(s.feed([E.x(5), E.syn]) == [], "motion in a slot known to be empty is not a contact")
+    }
+
+    @Test func palmOnALiveContactCancelsIt() throws {
+        var s = try Script(TestDevices.touchscreen())
+        s.feed([E.slot(0), E.id(5), E.x(100), E.y(200), E.syn])
+        #expect(s.feed([E.tool(ToolType.palm), E.x(120), E.syn]) == ["cancelled(palm) 1 s0 #5 (120,200)"])
+        #expect(s.feed([E.x(130), E.syn]) == [], "a cancelled palm publishes nothing more")
+        #expect(s.feed([E.tool(ToolType.finger), E.x(140), E.syn]) == [], "palm -> finger stays suppressed")
+        #expect(s.feed([E.id(-1), E.syn]) == [])
+        #expect(s.feed([E.id(6), E.syn]) == ["began 2 s0 #6 (140,200)"], "the next touch is a new stroke")
+        #expect(s.tracker.completed.count == 0, "cancelled strokes never enter the history")
+        #expect(s.tracker.inProgress.values.map(\.id.rawValue) == [2])
+    }
+
+    @Test func contactThatStartsAsPalmIsNeverPublished() throws {
+        var s = try Script(TestDevices.touchscreen())
+        #expect(s.feed([E.slot(0), E.id(5), E.tool(ToolType.palm), E.x(100), E.syn]) == [])
+        #expect(s.feed([E.x(110), E.syn]) == [])
+        #expect(s.feed([E.id(-1), E.syn]) == [])
+        #expect(s.decoder.diagnostics.palmsSuppressed == 1)
+        #expect(s.feed([E.tool(ToolType.finger), E.id(6), E.syn]) == ["began 1 s0 #6 (110,0)"])
+    }
+
+    @Test func synDroppedCancelsLiveStrokesAndDiscardsToNextReport() throws {
+        var s = try Script(TestDevices.touchscreen())
+        s.feed([E.slot(0), E.id(5), E.x(100), E.y(200), E.slot(1), E.id(6), E.x(300), E.y(300), E.syn])
+        let out = s.feed([E.slot(0), E.x(101), E.dropped, E.x(999), E.id(-1), E.syn])
+        #expect(out == ["cancelled(eventsDropped) 1 s0 #5 (100,200)", "cancelled(eventsDropped) 2 s1 #6 (300,300)"])
+        #expect(s.tracker.inProgress.isEmpty)
+        // After the drop the slots are unknown: motion adopts, a new id begins normally.
+        #expect(s.feed([E.slot(0), E.x(105), E.slot(1), E.id(8), E.syn]) == ["began 3 s0 #? (105,200) [adopted]", "began 4 s1 #8 (300,300)"])
+        #expect(s.decoder.diagnostics.drops == 1)
+    }
+
+    @Test func trackingIDWrapFrom65535To0GivesDistinctStrokes() throws {
+        var s = try Script(TestDevices.touchscreen())
+        s.feed([E.slot(0), E.id(65535), E.x(1), E.y(1), E.syn])
+        s.feed([E.slot(1), E.id(0), E.x(2), E.y(2), E.syn])
+        s.feed([E.slot(0), E.id(-1), E.syn])
+        #expect(s.feed([E.slot(0), E.id(1), E.syn]) == ["began 3 s0 #1 (1,1)"])
+        let ids = s.events.filter { $0.kind == .began }.map(\.stroke.rawValue)
+        #expect(ids == [1, 2, 3])
+        #expect(Set(s.tracker.inProgress.values.map(\.trackingID)) == [0, 1])
+    }
+
+    @Test func slotOutOfRangeIsCountedAndItsEventsIgnored() throws {
+        var s = try Script(TestDevices.touchscreen(slots: 4))
+        s.feed([E.slot(0), E.id(5), E.x(1), E.y(1), E.syn])
+        #expect(s.feed([E.slot(7), E.id(9), E.x(50), E.slot(-2), E.x(3), E.syn]) == [])
+        #expect(s.decoder.diagnostics.slotOutOfRange == 2)
+        #expect(s.decoder.diagnostics.eventsForInvalidSlot == 3)
+        #expect(s.feed([E.slot(0), E.x(2), E.syn]) == ["moved 1 s0 #5 (2,1)"], "slot 0 was not corrupted")
+    }
+
+    @Test func undeclaredCodesAndOutOfRangeValuesAreCountedNotFatal() throws {
+        var s = try Script(TestDevices.touchscreen(toolType: false))
+        #expect(s.feed([E.slot(0), E.id(5), E.x(5000), E.y(1), E.tool(ToolType.palm), E.abs(AbsCode.mtDistance, 3), E.syn]) == [
+            "began 1 s0 #5 (5000,1)"
+        ])
+        #expect(s.decoder.diagnostics.undeclaredCodes == 2)
+        #expect(s.decoder.diagnostics.valuesOutOfRange == 1)
+        #expect(s.events[0].point.nx == 5.0, "raw value kept; normalised value not clamped")
+    }
+
+    @Test func singleTouchDeviceGivesOneStrokeAtATime() throws {
+        var s = try Script(TestDevices.singleTouch())
+        #expect(s.feed([E.abs(AbsCode.x, 10), E.abs(AbsCode.y, 20), E.key(KeyCode.btnTouch, 1), E.syn]) == ["began 1 s0 #? (10,20)"])
+        #expect(s.feed([E.abs(AbsCode.x, 15), E.syn]) == ["moved 1 s0 #? (15,20)"])
+        #expect(s.feed([E.key(KeyCode.btnTouch, 0), E.syn]) == ["ended 1 s0 #? (15,20)"])
+        #expect(s.feed([E.abs(AbsCode.x, 16), E.syn]) == [], "hover motion is not a stroke")
+        #expect(s.feed([E.key(KeyCode.btnTouch, 1), E.syn]) == ["began 2 s0 #? (16,20)"])
+    }
+
+    @Test func protocolAWithoutSingleTouchAxesIsRefused() {
+        #expect(throws: DecoderError.protocolAUnsupported(deviceName: "test protocol A")) {
+            try MultitouchDecoder(description: TestDevices.protocolA(withSingleTouch: false))
+        }
+    }
+
+    @Test func protocolAWithSingleTouchAxesIsDecodedAsSingleTouch() throws {
+        let decoder = try MultitouchDecoder(description: TestDevices.protocolA(withSingleTouch: true))
+        #expect(decoder.mode == .singleTouch)
+        var s = try Script(TestDevices.protocolA(withSingleTouch: true))
+        let out = s.feed([
+            E.x(1), E.y(1), InputEvent(time: .zero, type: .syn, code: SynCode.mtReport, value: 0),
+            E.abs(AbsCode.x, 1), E.abs(AbsCode.y, 1), E.key(KeyCode.btnTouch, 1), E.syn,
+        ])
+        #expect(out == ["began 1 s0 #? (1,1)"])
+        #expect(s.decoder.diagnostics.protocolAReports == 1)
+    }
+
+    @Test func semiMTContactsAreFlagged() throws {
+        var d = TestDevices.touchscreen(slots: 2)
+        d.properties = [InputProperty.semiMT, InputProperty.buttonpad]
+        var s = try Script(d)
+        #expect(s.feed([E.slot(0), E.id(1), E.syn]) == ["began 1 s0 #1 (0,0) [semiMT]"])
+    }
+
+    @Test func deviceRemovalCancelsEveryLiveStroke() throws {
+        var s = try Script(TestDevices.touchscreen())
+        s.feed([E.slot(0), E.id(1), E.x(1), E.slot(1), E.id(2), E.x(2), E.syn])
+        var contacts: [ContactEvent] = []
+        s.decoder.cancelAll(reason: .deviceRemoved, time: Timestamp(microseconds: 99), into: &contacts)
+        var out: [StrokeEvent] = []
+        s.tracker.apply(contacts, device: s.device, frame: 2, into: &out)
+        #expect(out.map(Script.render) == ["cancelled(deviceRemoved) 1 s0 #1 (1,0)", "cancelled(deviceRemoved) 2 s1 #2 (2,0)"])
+        #expect(s.tracker.inProgress.isEmpty)
+    }
+
+    @Test func completedHistoryIsBoundedAndOldestFirst() throws {
+        var s = try Script(TestDevices.touchscreen())
+        for id in Int32(1)...6 {
+            s.feed([E.slot(0), E.id(id), E.x(id), E.syn, E.id(-1), E.syn])
+        }
+        #expect(s.tracker.completed.elements.map(\.id.rawValue) == [3, 4, 5, 6])
+    }
+}
