@@ -39,9 +39,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Opt-in: `swift run -c release strokes-bench` (see README, "Performance"). Not run by the tests.
+        .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
         .executableTarget(
             name: "strokes-bench",
-            dependencies: ["StrokeReplay", "StrokeRecording", "MultitouchDecoder", "StrokeTracker"],
+            dependencies: ["CMallocCounter", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore"],
             path: "Benchmarks/strokes-bench"
         ),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"]),
@@ -56,6 +58,6 @@ let package = Package(
             dependencies: ["StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeTracker", "MultitouchDecoder"],
             resources: [.copy("Fixtures"), .copy("Golden")]
         ),
-        .testTarget(name: "CLITests", dependencies: ["StrokeReplay"]),
+        .testTarget(name: "CLITests", dependencies: ["strokes"]),
     ]
 )

@@ -1,1 +1,127 @@
-print("bench")
+// Measures the core pipeline on real recordings. Run in release:
+//
+//     swift run -c release strokes-bench [RECORDING ...]
+//
+// Defaults to the longest bundled recordings plus ../shared/recordings/04 when present. Reports,
+// per recording: evemu parsing (events/s), decode + track (events/s, frames/s, allocations per
+// frame) and JSON encoding of the stroke events (events/s). Each figure is the median of the runs.
+
+import CMallocCounter
+import InputCore
+import MultitouchDecoder
+import StrokeProtocol
+import StrokeRecording
+import StrokeTracker
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s[s.count / 2]
+}
+
+func measure(runs: Int, _ body: () -> Void) -> Double {
+    var times: [Double] = []
+    for _ in 0..<runs {
+        let start = ContinuousClock.now
+        body()
+        let d = start.duration(to: .now)
+        times.append(Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+    }
+    return median(times)
+}
+
+func format(_ v: Double) -> String {
+    if v >= 1e6 { return JSONWriter.fixed(v / 1e6, decimals: 2) + " M" }
+    if v >= 1e3 { return JSONWriter.fixed(v / 1e3, decimals: 1) + " k" }
+    return JSONWriter.fixed(v, decimals: 2) + " "
+}
+
+/// Decode + track over every frame of `device`, `repeat` times through the recording.
+func pipeline(_ device: RecordedDevice, repeat count: Int) -> (frames: Int, strokeEvents: Int) {
+    var frames = 0
+    var strokeEvents = 0
+    var contacts: [ContactEvent] = []
+    var out: [StrokeEvent] = []
+    contacts.reserveCapacity(64)
+    out.reserveCapacity(64)
+    let geometry = DeviceGeometry(description: device.description)
+    for _ in 0..<count {
+        var assembler = FrameAssembler()
+        var decoder = try! MultitouchDecoder(description: device.description)
+        var tracker = StrokeTracker(historyLimit: 256)
+        tracker.addDevice(DeviceID(1), geometry: geometry)
+        var frame: UInt64 = 0
+        for event in device.events {
+            guard let input = assembler.feed(event) else { continue }
+            frame += 1
+            decoder.process(input, into: &contacts)
+            tracker.apply(contacts, device: DeviceID(1), frame: frame, into: &out)
+            strokeEvents += out.count
+            contacts.removeAll(keepingCapacity: true)
+            out.removeAll(keepingCapacity: true)
+        }
+        frames += Int(frame)
+    }
+    return (frames, strokeEvents)
+}
+
+var paths = Array(CommandLine.arguments.dropFirst())
+if paths.isEmpty {
+    paths = [
+        "Tests/ReplayTests/Fixtures/01-wacom-dth2242-touchscreen-10finger.evemu",
+        "Tests/ReplayTests/Fixtures/12-synaptics-ps2-clickpad-1finger-long-45contacts.evemu",
+        "../shared/recordings/04-3m-microtouch-touchscreen-60slot-long.evemu",
+    ].filter { access($0, R_OK) == 0 }
+}
+
+print("strokes-bench: median of 9 runs; each run parses the file once and decodes it 20 times")
+for path in paths {
+    let bytes = try RecordingReader.readFile(path)
+    let recording = try RecordingReader.read(bytes, file: path)
+    let device = recording.devices[0]
+    let events = Double(device.events.count)
+    let name = path.split(separator: "/").last!
+
+    let parse = measure(runs: 9) { _ = try! RecordingReader.read(bytes, file: path) }
+
+    let repeats = 20
+    var frames = 0
+    var strokeEvents = 0
+    let decode = measure(runs: 9) { (frames, strokeEvents) = pipeline(device, repeat: repeats) }
+    let before = cmalloc_count()
+    _ = pipeline(device, repeat: 1)
+    let allocations = Double(cmalloc_count() - before)
+    let framesOnce = Double(frames / repeats)
+
+    var geometry = DeviceGeometry(description: device.description)
+    var sample: [StrokeEvent] = []
+    do {
+        var d = try MultitouchDecoder(description: device.description)
+        var t = StrokeTracker()
+        t.addDevice(DeviceID(1), geometry: geometry)
+        var a = FrameAssembler()
+        var c: [ContactEvent] = []
+        for e in device.events {
+            guard let i = a.feed(e) else { continue }
+            d.process(i, into: &c)
+            t.apply(c, device: DeviceID(1), frame: 1, into: &sample)
+            c.removeAll()
+        }
+    }
+    geometry = DeviceGeometry(description: device.description)
+    var bytesOut = 0
+    let encode = measure(runs: 9) {
+        bytesOut = 0
+        for e in sample { bytesOut += e.json(geometry: geometry).utf8.count }
+    }
+
+    print("")
+    print("\(name): \(Int(events)) events, \(Int(framesOnce)) frames, \(strokeEvents / repeats) stroke events")
+    print("  evemu parse        \(format(events / parse))events/s")
+    print("  decode + track     \(format(events * Double(repeats) / decode))events/s, \(format(Double(frames) / decode))frames/s")
+    print("  allocations        \(JSONWriter.fixed(allocations / framesOnce, decimals: 3)) per frame (\(Int(allocations)) for one pass, setup included)")
+    print("  JSON encode        \(format(Double(sample.count) / encode))stroke events/s (\(bytesOut / max(sample.count, 1)) bytes/event)")
+}
