@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what strokes needs to build and test on Debian 12: libevdev's headers and pkg-config.
+# The Swift 6 toolchain itself is expected on PATH (swift.org toolchain, or /opt/swift).
+# Idempotent; runs apt only when something is missing. Needs root (or sudo).
+set -euo pipefail
+
+packages=(libevdev-dev pkg-config)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    sudo=""
+    [[ $(id -u) -eq 0 ]] || sudo="sudo"
+    echo "setup: installing ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if ! command -v swift >/dev/null; then
+    [[ -x /opt/swift/usr/bin/swift ]] && export PATH="/opt/swift/usr/bin:$PATH"
+fi
+command -v swift >/dev/null || { echo "setup: no Swift toolchain on PATH (Swift 6.0 or newer is needed)" >&2; exit 1; }

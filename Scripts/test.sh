@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Sets up and runs every test: the README's test command, and what CI runs (.ci/run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source Scripts/setup.sh
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+swift build --build-tests 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\] (Compiling|Write|Emitting)' || true
+swift test 2>&1 | tee "$log" || status=$?
+
+# One plain closing line, whatever the runner printed last.
+passed=$(grep -oE 'Test run with [0-9]+ tests? (in [0-9]+ suites? )?passed' "$log" | grep -oE '[0-9]+' | head -1 || true)
+failed=$(grep -cE '^✘ Test .* failed' "$log" || true)
+if [[ $status -ne 0 || -z "$passed" ]]; then
+    echo "tests: ${passed:-0} passed, ${failed:-1} failed"
+    exit 1
+fi
+echo "tests: $passed passed, 0 failed"
