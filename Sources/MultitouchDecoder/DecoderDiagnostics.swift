@@ -17,6 +17,8 @@ public struct DecoderDiagnostics: Hashable, Sendable {
     public var unseenContactsEnded = 0
     /// `SYN_DROPPED` markers in the stream.
     public var drops = 0
+    /// Live resyncs after `SYN_DROPPED` (libevdev sync frames).
+    public var resyncs = 0
     /// Contacts that began as palms and were never published.
     public var palmsSuppressed = 0
     /// `SYN_MT_REPORT` (protocol A) events in a stream decoded as slots or single touch; ignored.
@@ -30,7 +32,7 @@ public struct DecoderDiagnostics: Hashable, Sendable {
             ("slotOutOfRange", slotOutOfRange), ("eventsForInvalidSlot", eventsForInvalidSlot),
             ("undeclaredCodes", undeclaredCodes), ("valuesOutOfRange", valuesOutOfRange),
             ("repeatedTrackingIDs", repeatedTrackingIDs), ("repeatedContactEnds", repeatedContactEnds),
-            ("unseenContactsEnded", unseenContactsEnded), ("drops", drops), ("palmsSuppressed", palmsSuppressed),
+            ("unseenContactsEnded", unseenContactsEnded), ("drops", drops), ("resyncs", resyncs), ("palmsSuppressed", palmsSuppressed),
             ("protocolAReports", protocolAReports),
         ].filter { $0.1 != 0 }
     }

@@ -102,7 +102,8 @@ extension MultitouchDecoder {
             case .empty:
                 diagnostics.repeatedContactEnds += 1
             case .unknown:
-                diagnostics.unseenContactsEnded += 1
+                // A seed frame reports empty slots as -1; only a device's own -1 is an oddity here.
+                if origin == .device { diagnostics.unseenContactsEnded += 1 }
                 slots[s].current = .empty
             }
             return
@@ -118,7 +119,9 @@ extension MultitouchDecoder {
         case .empty, .unknown:
             break
         }
-        slots[s].current = .contact(Contact(generation: nextGeneration, trackingID: value, flags: []))
+        // In a resync or seed frame the contact's beginning was not seen.
+        let flags: ContactFlags = origin == .device ? [] : .adopted
+        slots[s].current = .contact(Contact(generation: nextGeneration, trackingID: value, flags: flags))
         nextGeneration += 1
     }
 

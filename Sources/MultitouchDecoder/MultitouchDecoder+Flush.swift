@@ -14,10 +14,17 @@ extension MultitouchDecoder {
 
     private mutating func flushSlot(_ s: Int, time: Timestamp, into out: inout [ContactEvent]) {
         if let endSample = slots[s].committedEndSample, case .contact(let c) = slots[s].committed, !c.suppressed {
-            out.append(event(.ended, slot: s, contact: c, time: time, sample: endSample))
+            // A lift that only a resync reveals happened at an unknown time and place: void.
+            let kind: ContactEvent.Kind = origin == .resync ? .cancelled(.resync) : .ended
+            out.append(event(kind, slot: s, contact: c, time: time, sample: endSample))
         }
         if !slots[s].transients.isEmpty {
             for t in slots[s].transients {
+                if origin != .device {
+                    // A state dump has no contacts that come and go within it; nothing was seen.
+                    diagnostics.unseenContactsEnded += 1
+                    continue
+                }
                 if t.sample.toolType == ToolType.palm {
                     diagnostics.palmsSuppressed += 1
                     continue

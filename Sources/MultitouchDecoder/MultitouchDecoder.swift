@@ -39,6 +39,8 @@ public struct MultitouchDecoder: Sendable {
     var touchedSlots: [Int] = []
     var nextGeneration: UInt64 = 1
     let declared: DeclaredAxes
+    /// Where the frame being decoded came from (`MultitouchDecoder+Resync.swift`).
+    var origin = FrameOrigin.device
 
     /// - Throws: `DecoderError` for devices that are neither protocol B nor single-touch.
     public init(description: DeviceDescription) throws(DecoderError) {

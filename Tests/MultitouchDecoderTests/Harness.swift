@@ -96,6 +96,20 @@ struct Script {
         return produced.map(Script.render)
     }
 
+    /// Feeds one state-report frame (a libevdev resync or a seed) and returns its transcript.
+    @discardableResult
+    mutating func feed(_ input: [InputEvent], origin: FrameOrigin) -> [String] {
+        time += 10_000
+        let f = Frame(events: input.filter { $0.type != .syn }, time: Timestamp(microseconds: time))
+        frame += 1
+        var contacts: [ContactEvent] = []
+        decoder.process(f, origin: origin, into: &contacts)
+        var produced: [StrokeEvent] = []
+        tracker.apply(contacts, device: device, frame: frame, into: &produced)
+        events += produced
+        return produced.map(Script.render)
+    }
+
     static func render(_ e: StrokeEvent) -> String {
         var s = "\(kindName(e.kind)) \(e.stroke) s\(e.slot) #\(e.trackingID.map(String.init) ?? "?") (\(e.point.x),\(e.point.y))"
         if e.flags.contains(.adopted) { s += " [adopted]" }

@@ -1,0 +1,63 @@
+import InputCore
+
+/// Where a frame came from. Live devices produce frames that are not the device's own motion:
+/// the state dump read when a device is opened, and libevdev's resync after `SYN_DROPPED`.
+public enum FrameOrigin: Hashable, Sendable {
+    /// An ordinary frame, as the device reported it.
+    case device
+    /// libevdev's sync events after a `SYN_DROPPED` (`LIBEVDEV_READ_STATUS_SYNC`): the difference
+    /// between the state before the drop and the device's state now, possibly as several frames
+    /// (libevdev first terminates the touches whose tracking ID changed, then reports the rest).
+    case resync
+    /// The state of a device that was just opened, as a synthetic frame: contacts already down.
+    case seed
+}
+
+// Resync semantics (docs/decoder.md, "Lost events"), one case per test in `ResyncTests`:
+// - a contact that is gone after the resync, or whose tracking ID changed, is cancelled
+//   (`.resync`): its lift happened at an unknown time and place, so it is not a completed stroke;
+// - a contact with the same tracking ID goes on: its changed axes are one `moved`;
+// - a contact that appears in the resync began during the drop: `began` flagged `.adopted`, with
+//   its real tracking ID.
+// Seed frames start from unknown slots, so they only ever begin (adopted) contacts.
+extension MultitouchDecoder {
+    /// Decodes a frame that is a state report rather than device motion.
+    public mutating func process(_ frame: Frame, origin: FrameOrigin, into out: inout [ContactEvent]) {
+        self.origin = origin
+        defer { self.origin = .device }
+        if origin == .resync { diagnostics.resyncs += 1 }
+        for event in frame.events { apply(event) }
+        flush(time: frame.time, into: &out)
+    }
+
+    /// The state of one slot, as libevdev reports it for a device that was just opened
+    /// (`libevdev_get_slot_value`).
+    public struct SlotState: Hashable, Sendable {
+        public var trackingID: Int32
+        /// Per-slot axes (`ABS_MT_*` code → value) other than the tracking ID.
+        public var axes: [UInt16: Int32]
+
+        public init(trackingID: Int32, axes: [UInt16: Int32]) {
+            self.trackingID = trackingID
+            self.axes = axes
+        }
+    }
+
+    /// The synthetic frame that seeds a decoder with a live device's slots: for each slot its
+    /// tracking ID and axes, then `ABS_MT_SLOT` back to `currentSlot`, so the device's next events
+    /// apply where the kernel says they do.
+    public static func seedFrame(slots: [SlotState], currentSlot: Int32, time: Timestamp) -> Frame {
+        var events: [InputEvent] = []
+        for (index, slot) in slots.enumerated() {
+            events.append(InputEvent(time: time, type: .abs, code: AbsCode.mtSlot, value: Int32(index)))
+            events.append(InputEvent(time: time, type: .abs, code: AbsCode.mtTrackingID, value: slot.trackingID))
+            guard slot.trackingID >= 0 else { continue }
+            for (code, value) in slot.axes.sorted(by: { $0.key < $1.key })
+            where code != AbsCode.mtTrackingID && code != AbsCode.mtSlot {
+                events.append(InputEvent(time: time, type: .abs, code: code, value: value))
+            }
+        }
+        events.append(InputEvent(time: time, type: .abs, code: AbsCode.mtSlot, value: currentSlot))
+        return Frame(events: events, time: time)
+    }
+}
