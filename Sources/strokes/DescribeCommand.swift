@@ -16,14 +16,7 @@ struct DescribeCommand: ParsableCommand {
         var out = OutputBuffer()
         defer { out.flush() }
         for file in files {
-            let recording: Recording
-            do {
-                recording = try RecordingReader.read(path: file)
-            } catch {
-                out.flush()
-                printError(error.description)
-                throw error.line == nil && error.message.hasPrefix("cannot ") ? Exit.noInput : Exit.dataError
-            }
+            let recording = try loadRecording(file, flushing: &out)
             out.line("file: \(file)")
             out.line("format: \(recording.format)")
             for (index, device) in recording.devices.enumerated() {

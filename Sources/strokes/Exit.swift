@@ -1,4 +1,5 @@
 import ArgumentParser
+import StrokeRecording
 
 #if canImport(Glibc)
 import Glibc
@@ -50,5 +51,17 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
             }
             offset += n
         }
+    }
+}
+
+/// Reads a recording, or says why not on standard error (after flushing `out`, so the message
+/// follows what was already printed) and throws the exit status: 66 unreadable, 65 malformed.
+func loadRecording(_ path: String, flushing out: inout OutputBuffer) throws -> Recording {
+    do {
+        return try RecordingReader.read(path: path)
+    } catch {
+        out.flush()
+        printError(error.description)
+        throw error.line == nil && error.message.hasPrefix("cannot ") ? Exit.noInput : Exit.dataError
     }
 }
