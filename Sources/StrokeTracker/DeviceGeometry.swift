@@ -16,6 +16,12 @@ public struct DeviceGeometry: Hashable, Sendable {
     public var x: AbsInfo
     public var y: AbsInfo
     public var axes: Axes
+    /// Applied to normalised coordinates (`nx`, `ny`); identity unless configured.
+    public var calibration = Calibration.identity {
+        didSet { calibrated = !calibration.isIdentity }
+    }
+    /// Cached `!calibration.isIdentity`, for the per-point path.
+    public private(set) var calibrated = false
 
     /// Geometry of a device as the decoder reads it: MT axes for slotted devices, `ABS_X`/`ABS_Y`
     /// for single-touch ones.

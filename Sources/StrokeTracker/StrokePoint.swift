@@ -27,6 +27,7 @@ public struct StrokePoint: Hashable, Sendable {
         y = s.y
         nx = g.normalized(x: s.x)
         ny = g.normalized(y: s.y)
+        if g.calibrated { (nx, ny) = g.calibration.apply(nx, ny) }
         if let mm = g.millimetres(x: s.x, y: s.y) {
             mmX = mm.x
             mmY = mm.y
