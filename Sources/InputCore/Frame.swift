@@ -20,3 +20,13 @@ public enum FrameInput: Hashable, Sendable {
     /// the partial frame and everything up to the next `SYN_REPORT` were discarded.
     case dropped(Timestamp)
 }
+
+extension FrameInput {
+    /// When the frame (or the drop) happened.
+    public var time: Timestamp {
+        switch self {
+        case .frame(let f): return f.time
+        case .dropped(let t): return t
+        }
+    }
+}

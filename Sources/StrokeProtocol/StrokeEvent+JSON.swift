@@ -18,6 +18,18 @@ extension StrokeEvent {
         w.field("frame", frame)
         w.field("slot", slot)
         w.field("trackingId", trackingID)
+        StrokeEvent.writePoint(point, geometry: geometry, into: &w)
+        if kind == .began {
+            let names = StrokeEvent.flagNames(flags, geometry: geometry)
+            if !names.isEmpty { w.field("flags", strings: names) }
+        }
+        if case .cancelled(let reason) = kind { w.field("reason", reason.rawValue) }
+        return w.finish()
+    }
+
+    /// The point's fields, from `time` on, in protocol order: `time`, `x`, `y`, `nx`, `ny`,
+    /// `mmX`/`mmY` when the resolution is known, then the optional axes the device has.
+    public static func writePoint(_ point: StrokePoint, geometry: DeviceGeometry, into w: inout JSONWriter) {
         w.field("time", point.time.microseconds)
         w.field("x", point.x)
         w.field("y", point.y)
@@ -33,15 +45,15 @@ extension StrokeEvent {
         if axes.contains(.touchMinor) { w.field("touchMinor", point.touchMinor) }
         if axes.contains(.orientation) { w.field("orientation", point.orientation) }
         if axes.contains(.toolType) { w.field("toolType", StrokeEvent.toolName(point.toolType)) }
-        if kind == .began {
-            var names: [String] = []
-            if flags.contains(.adopted) { names.append("adopted") }
-            if flags.contains(.semiMT) { names.append("semiMT") }
-            if !geometry.hasResolution { names.append("noResolution") }
-            if !names.isEmpty { w.field("flags", strings: names) }
-        }
-        if case .cancelled(let reason) = kind { w.field("reason", reason.rawValue) }
-        return w.finish()
+    }
+
+    /// The `flags` of a stroke, as on `began`.
+    public static func flagNames(_ flags: ContactFlags, geometry: DeviceGeometry) -> [String] {
+        var names: [String] = []
+        if flags.contains(.adopted) { names.append("adopted") }
+        if flags.contains(.semiMT) { names.append("semiMT") }
+        if !geometry.hasResolution { names.append("noResolution") }
+        return names
     }
 
     /// `MT_TOOL_*` as a name; unknown values as their number in decimal.

@@ -30,14 +30,14 @@ public enum LibinputRecordReader {
         return try reader.recording(root)
     }
 
-    static func yamlLine(_ error: YamlError) -> Int? {
+    public static func yamlLine(_ error: YamlError) -> Int? {
         switch error {
         case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): return mark.line
         default: return nil
         }
     }
 
-    static func yamlProblem(_ error: YamlError) -> String {
+    public static func yamlProblem(_ error: YamlError) -> String {
         switch error {
         case .scanner(let context, let problem, _, _), .parser(let context, let problem, _, _),
             .composer(let context, let problem, _, _):

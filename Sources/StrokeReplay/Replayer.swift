@@ -101,12 +101,3 @@ public struct Replayer: Sendable {
         return s
     }
 }
-
-extension FrameInput {
-    var time: Timestamp {
-        switch self {
-        case .frame(let f): return f.time
-        case .dropped(let t): return t
-        }
-    }
-}

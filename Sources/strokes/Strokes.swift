@@ -1,8 +1,9 @@
 import ArgumentParser
+import StrokeDaemon
 
 @main
 struct Strokes: AsyncParsableCommand {
-    static let version = "0.1.0"
+    static let version = Daemon.version
 
     static let configuration = CommandConfiguration(
         commandName: "strokes",
@@ -12,6 +13,6 @@ struct Strokes: AsyncParsableCommand {
             lifecycle events: began, moved, ended, cancelled.
             """,
         version: version,
-        subcommands: [ReplayCommand.self, DescribeCommand.self]
+        subcommands: [DaemonCommand.self, WatchCommand.self, ReplayCommand.self, DescribeCommand.self]
     )
 }

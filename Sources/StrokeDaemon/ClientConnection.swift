@@ -1,0 +1,104 @@
+import Logging
+import NIOCore
+import StrokeProtocol
+import StrokeTracker
+
+/// What a client is sent: a stream message shared by every subscriber, or a line of its own (a
+/// reply, an error, a snapshot).
+enum Outgoing: Sendable {
+    case broadcast(Broadcast)
+    case line(String)
+}
+
+/// The peer of a connection, from `SO_PEERCRED`.
+public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
+    public var pid: Int32
+    public var uid: UInt32
+    public var gid: UInt32
+    public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
+}
+
+/// One connected client; confined to the daemon's event loop.
+final class ClientConnection {
+    let id: UInt64
+    let channel: Channel
+    var peer: PeerCredentials?
+    var subscription: ClientRequest.Subscription?
+    var queue: ClientQueue<Outgoing>
+    var sent: UInt64 = 0
+    var closing = false
+    let logger: Logger
+
+    init(id: UInt64, channel: Channel, limits: QueueLimits, logger: Logger) {
+        self.id = id
+        self.channel = channel
+        self.queue = ClientQueue(mergeThreshold: limits.mergeAfter, disconnectThreshold: limits.disconnectAfter)
+        var logger = logger
+        logger[metadataKey: "client"] = "\(id)"
+        self.logger = logger
+    }
+
+    /// Whether a stream message passes the client's subscription filter.
+    func wants(_ b: Broadcast) -> Bool {
+        guard let sub = subscription else { return false }
+        if let devices = sub.devices, !devices.contains(b.device.rawValue) { return false }
+        if let types = sub.events, !types.contains(b.typeName) { return false }
+        return true
+    }
+
+    /// Queues a message; false when the client has fallen too far behind and must go.
+    func enqueue(_ message: Outgoing) -> Bool {
+        var key: StrokeID?
+        if case .broadcast(let b) = message {
+            key = b.mergeableStroke
+            if case .stroke(let e) = b.kind, e.kind != .moved, e.kind != .began { queue.strokeFinished(e.stroke) }
+        }
+        return queue.enqueue(message, mergeKey: key) != .overflow
+    }
+
+    /// Writes what the socket takes without blocking; the rest waits for writability.
+    func pump() { write(all: false) }
+
+    /// Hands everything queued to the channel, writable or not (before closing it).
+    func pumpAll() { write(all: true) }
+
+    private func write(all: Bool) {
+        guard channel.isActive else { return }
+        var wrote = false
+        while all || channel.isWritable, let entry = queue.dequeue() {
+            let text: String
+            switch entry.message {
+            case .line(let line): text = line
+            case .broadcast(let b): text = entry.merged > 0 ? ClientConnection.withMerged(b.line, entry.merged) : b.line
+            }
+            var buffer = channel.allocator.buffer(capacity: text.utf8.count + 1)
+            buffer.writeString(text)
+            buffer.writeInteger(UInt8(ascii: "\n"))
+            channel.write(buffer, promise: nil)
+            sent += 1
+            wrote = true
+        }
+        if wrote { channel.flush() }
+    }
+
+    /// A `moved` line with `"merged":n` after its `seq`.
+    static func withMerged(_ line: String, _ merged: Int) -> String {
+        guard let r = line.range(of: ",\"stroke\":") else { return line }
+        var out = line
+        out.insert(contentsOf: ",\"merged\":\(merged)", at: r.lowerBound)
+        return out
+    }
+}
+
+/// The slow-client thresholds (docs/protocol.md, "Slow clients").
+public struct QueueLimits: Hashable, Sendable {
+    /// Queued messages from which consecutive moves of a stroke are merged.
+    public var mergeAfter: Int
+    /// Queued messages past which the client is disconnected.
+    public var disconnectAfter: Int
+
+    public init(mergeAfter: Int = 1024, disconnectAfter: Int = 8192) {
+        self.mergeAfter = mergeAfter
+        self.disconnectAfter = disconnectAfter
+    }
+}

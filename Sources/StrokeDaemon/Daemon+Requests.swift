@@ -1,0 +1,118 @@
+import NIOCore
+import StrokeProtocol
+import StrokeTracker
+
+// Requests (docs/protocol.md, "Requests"). Each gets exactly one `reply` or `error` with its id;
+// a subscribe's reply is followed by its snapshot or resumed messages, then the live stream.
+extension Daemon {
+    func handle(line: Substring, from client: ClientConnection) {
+        switch ClientRequest.parse(line) {
+        case .failure(let error):
+            client.logger.debug("bad request", metadata: ["error": "\(error.code.rawValue)"])
+            send(error.json, to: client)
+        case .success(let request):
+            handle(request, from: client)
+        }
+    }
+
+    private func handle(_ request: ClientRequest, from client: ClientConnection) {
+        var reply = JSONWriter()
+        reply.field("type", "reply")
+        reply.raw("id", request.id)
+        switch request.command {
+        case .subscribe(let sub):
+            reply.field("request", "subscribe")
+            subscribe(client, sub, reply: &reply)
+            return
+        case .unsubscribe:
+            guard client.subscription != nil else {
+                send(ProtocolError(.notSubscribed, "no subscription to end", id: request.id).json, to: client)
+                return
+            }
+            client.subscription = nil
+            reply.field("request", "unsubscribe")
+            reply.field("seq", hub.seq)
+        case .devices:
+            reply.field("request", "devices")
+            reply.raw("devices", "[" + hub.deviceInfos.map(DeviceJSON.object).joined(separator: ",") + "]")
+        case .live(let devices):
+            reply.field("request", "live")
+            reply.field("seq", hub.seq)
+            reply.raw("strokes", strokesJSON(hub.tracker.live, devices: devices))
+        case .history(let limit, let devices):
+            reply.field("request", "history")
+            var strokes = hub.tracker.completed.elements
+            if let devices { strokes.removeAll { !devices.contains($0.device.rawValue) } }
+            if let limit, strokes.count > limit { strokes.removeFirst(strokes.count - limit) }
+            reply.raw("strokes", strokesJSON(strokes, devices: nil))
+        case .ping:
+            reply.field("request", "ping")
+        case .stats:
+            reply.field("request", "stats")
+            writeStats(for: client, into: &reply)
+        }
+        send(reply.finish(), to: client)
+    }
+
+    private func subscribe(_ client: ClientConnection, _ sub: ClientRequest.Subscription, reply: inout JSONWriter) {
+        client.subscription = sub
+        var resumed: [Broadcast]?
+        if let after = sub.resumeAfter { resumed = hub.resume(after: after) }
+        reply.field("seq", hub.seq)
+        if sub.resumeAfter != nil {
+            reply.field("resumed", resumed != nil)
+            if resumed == nil { reply.field("reason", "gapTooOld") }
+        }
+        _ = client.enqueue(.line(reply.finish()))
+        if let resumed {
+            for m in resumed where client.wants(m) { _ = client.enqueue(.broadcast(m)) }
+        } else {
+            var w = JSONWriter()
+            w.field("type", "snapshot")
+            w.field("seq", hub.seq)
+            w.raw("strokes", strokesJSON(hub.tracker.live, devices: sub.devices))
+            _ = client.enqueue(.line(w.finish()))
+        }
+        client.pump()
+    }
+
+    private func send(_ line: String, to client: ClientConnection) {
+        if client.enqueue(.line(line)) {
+            client.pump()
+        } else {
+            disconnect(client, reason: "slowClient")
+        }
+    }
+
+    func strokesJSON(_ strokes: [Stroke], devices: Set<UInt32>?) -> String {
+        var out = "["
+        var first = true
+        for s in strokes {
+            if let devices, !devices.contains(s.device.rawValue) { continue }
+            guard let geometry = hub.tracker.geometry(of: s.device) else { continue }
+            if !first { out.append(",") }
+            first = false
+            out.append(s.json(geometry: geometry))
+        }
+        return out + "]"
+    }
+
+    private func writeStats(for client: ClientConnection, into w: inout JSONWriter) {
+        var d = JSONWriter()
+        d.field("seq", hub.seq)
+        d.field("frames", hub.framesProcessed)
+        d.field("devices", hub.deviceInfos.count)
+        d.field("clients", clients.count)
+        d.field("liveStrokes", hub.tracker.inProgress.count)
+        d.field("completedStrokes", hub.tracker.completed.count)
+        d.field("slowClientsDisconnected", disconnectedSlow)
+        w.raw("daemon", d.finish())
+        var c = JSONWriter()
+        c.field("client", client.id)
+        c.field("sent", client.sent)
+        c.field("queued", client.queue.count)
+        c.field("merged", client.queue.mergedTotal)
+        c.field("subscribed", client.subscription != nil)
+        w.raw("you", c.finish())
+    }
+}

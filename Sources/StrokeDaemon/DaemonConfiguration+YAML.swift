@@ -1,0 +1,181 @@
+import StrokeRecording
+import StrokeTracker
+import Yams
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A configuration error: the file, the line where known, and the key.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var message: String
+    public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(message)" }
+}
+
+extension DaemonConfiguration {
+    /// Reads a configuration file; unknown keys and values of the wrong type are errors naming the key.
+    public static func load(path: String) throws -> DaemonConfiguration {
+        guard let file = fopen(path, "r") else {
+            throw ConfigurationError(file: path, line: nil, message: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, file)
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        fclose(file)
+        return try parse(String(decoding: bytes, as: UTF8.self), file: path)
+    }
+
+    public static func parse(_ text: String, file: String) throws -> DaemonConfiguration {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw ConfigurationError(
+                file: file, line: LibinputRecordReader.yamlLine(error),
+                message: "invalid YAML: \(LibinputRecordReader.yamlProblem(error))")
+        }
+        var config = DaemonConfiguration()
+        guard let root else { return config }
+        let r = ConfigReader(file: file)
+        let top = try r.mapping(root, "the configuration")
+        for (key, value) in top {
+            switch key {
+            case "socket":
+                for (k, v) in try r.mapping(value, "socket") {
+                    switch k {
+                    case "path": config.socketPath = try r.string(v, "socket.path")
+                    case "mode":
+                        let s = try r.string(v, "socket.mode")
+                        guard let mode = mode_t(s, radix: 8), mode <= 0o777 else {
+                            throw r.error(v, "socket.mode must be an octal mode such as \"0660\"")
+                        }
+                        config.socketMode = mode
+                    case "group":
+                        config.socketGroupConfigured = true
+                        if case .scalar(let s) = v, s.string.isEmpty || s.string == "~" || s.string == "null" {
+                            config.socketGroup = nil
+                        } else {
+                            config.socketGroup = try r.string(v, "socket.group")
+                        }
+                    case "allowUids": config.allowUIDs = Set(try r.list(v, "socket.allowUids").map { try r.uint32($0, "socket.allowUids") })
+                    case "allowGids": config.allowGIDs = Set(try r.list(v, "socket.allowGids").map { try r.uint32($0, "socket.allowGids") })
+                    default: throw r.unknown(v, "socket.\(k)")
+                    }
+                }
+            case "devices":
+                for (k, v) in try r.mapping(value, "devices") {
+                    switch k {
+                    case "match": config.devices = try r.list(v, "devices.match").map { try r.string($0, "devices.match") }
+                    case "grab": config.grab = try r.bool(v, "devices.grab")
+                    case "replay": config.replay = try r.string(v, "devices.replay")
+                    case "loop": config.replayLoop = try r.bool(v, "devices.loop")
+                    case "speed":
+                        config.replaySpeed = try r.double(v, "devices.speed")
+                    default: throw r.unknown(v, "devices.\(k)")
+                    }
+                }
+            case "queue":
+                for (k, v) in try r.mapping(value, "queue") {
+                    switch k {
+                    case "mergeAfter": config.queue.mergeAfter = try r.int(v, "queue.mergeAfter", min: 1)
+                    case "disconnectAfter": config.queue.disconnectAfter = try r.int(v, "queue.disconnectAfter", min: 1)
+                    default: throw r.unknown(v, "queue.\(k)")
+                    }
+                }
+                if config.queue.disconnectAfter < config.queue.mergeAfter {
+                    throw r.error(value, "queue.disconnectAfter must be at least queue.mergeAfter")
+                }
+            case "history": config.history = try r.int(value, "history", min: 0)
+            case "resume": config.resume = try r.int(value, "resume", min: 0)
+            case "maxLineLength": config.maxLineLength = try r.int(value, "maxLineLength", min: 256)
+            case "calibration":
+                config.calibrations = try r.list(value, "calibration").map { try r.calibration($0) }
+            default: throw r.unknown(value, key)
+            }
+        }
+        return config
+    }
+}
+
+private struct ConfigReader {
+    let file: String
+
+    func error(_ node: Node?, _ message: String) -> ConfigurationError {
+        ConfigurationError(file: file, line: node?.mark.map { $0.line }, message: message)
+    }
+
+    func unknown(_ node: Node, _ key: String) -> ConfigurationError {
+        error(node, "unknown key '\(key)' (config/strokes.yaml lists every key)")
+    }
+
+    func mapping(_ node: Node, _ key: String) throws -> [(String, Node)] {
+        guard case .mapping(let m) = node else { throw error(node, "'\(key)' must be a mapping") }
+        return try m.map { pair in
+            guard case .scalar(let k) = pair.key else { throw error(pair.key, "keys of '\(key)' must be names") }
+            return (k.string, pair.value)
+        }
+    }
+
+    func list(_ node: Node, _ key: String) throws -> [Node] {
+        guard case .sequence(let s) = node else { throw error(node, "'\(key)' must be a list") }
+        return Array(s)
+    }
+
+    func string(_ node: Node, _ key: String) throws -> String {
+        guard case .scalar(let s) = node else { throw error(node, "'\(key)' must be a string") }
+        return s.string
+    }
+
+    func bool(_ node: Node, _ key: String) throws -> Bool {
+        guard let b = node.bool else { throw error(node, "'\(key)' must be true or false") }
+        return b
+    }
+
+    func int(_ node: Node, _ key: String, min: Int) throws -> Int {
+        guard let i = node.int, i >= min else { throw error(node, "'\(key)' must be an integer ≥ \(min)") }
+        return i
+    }
+
+    func uint32(_ node: Node, _ key: String) throws -> UInt32 {
+        guard let i = node.int, let u = UInt32(exactly: i) else { throw error(node, "'\(key)' must hold ids (integers ≥ 0)") }
+        return u
+    }
+
+    func double(_ node: Node, _ key: String) throws -> Double {
+        guard let d = node.float ?? node.int.map(Double.init) else { throw error(node, "'\(key)' must be a number") }
+        return d
+    }
+
+    func calibration(_ node: Node) throws -> DaemonConfiguration.DeviceCalibration {
+        var match: String?
+        var c = Calibration.identity
+        var matrix: Calibration?
+        for (k, v) in try mapping(node, "calibration[]") {
+            switch k {
+            case "match": match = try string(v, "calibration.match")
+            case "rotation":
+                guard let r = v.int, let rotation = Calibration.rotation(degrees: r) else {
+                    throw error(v, "'calibration.rotation' must be 0, 90, 180 or 270")
+                }
+                c = rotation.after(c)
+            case "swapXY": if try bool(v, "calibration.swapXY") { c = Calibration.swapXY.after(c) }
+            case "invertX": if try bool(v, "calibration.invertX") { c = Calibration.invertX.after(c) }
+            case "invertY": if try bool(v, "calibration.invertY") { c = Calibration.invertY.after(c) }
+            case "matrix":
+                let values = try list(v, "calibration.matrix").map { try double($0, "calibration.matrix") }
+                guard values.count == 6 else { throw error(v, "'calibration.matrix' must have 6 numbers (a b c d e f)") }
+                matrix = Calibration(matrix: values)
+            default: throw unknown(v, "calibration.\(k)")
+            }
+        }
+        guard let match else { throw error(node, "a 'calibration' entry needs 'match'") }
+        // The matrix, when given, applies after rotation, swap and inversion.
+        return .init(match: match, calibration: matrix.map { $0.after(c) } ?? c)
+    }
+}

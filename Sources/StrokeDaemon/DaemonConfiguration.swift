@@ -1,0 +1,71 @@
+import StrokeTracker
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's configuration (`config/strokes.yaml`, documented key by key there). Every key is
+/// optional; command-line options override the file.
+public struct DaemonConfiguration: Sendable {
+    public var socketPath = "/run/strokes/strokes.sock"
+    public var socketMode: mode_t = 0o660
+    public var socketGroup: String? = "input"
+    /// Whether `socketGroup` was configured; the default group is skipped with a warning where it
+    /// does not exist or cannot be set (a developer's run), a configured one is an error.
+    public var socketGroupConfigured = false
+    public var allowUIDs: Set<UInt32>?
+    public var allowGIDs: Set<UInt32>?
+    /// Device selectors: a path (`/dev/input/event3`), a link (`/dev/input/by-id/…`), or
+    /// `name:GLOB` on the device name. Empty: every touch device.
+    public var devices: [String] = []
+    public var grab = false
+    /// A recording to serve when no touch device is found (or always, from `--replay`).
+    public var replay: String?
+    public var replayLoop = true
+    public var replaySpeed = 1.0
+    public var queue = QueueLimits()
+    public var history = 256
+    public var resume = 4096
+    public var maxLineLength = 65536
+    public var calibrations: [DeviceCalibration] = []
+
+    /// Calibration for the devices a selector matches (the first matching entry applies).
+    public struct DeviceCalibration: Sendable {
+        public var match: String
+        public var calibration: Calibration
+    }
+
+    public init() {}
+
+    /// The calibration for a device, from the first entry whose selector matches.
+    public func calibration(path: String, name: String) -> Calibration {
+        calibrations.first { DeviceSelector($0.match).matches(path: path, name: name) }?.calibration ?? .identity
+    }
+
+    /// The daemon settings this configuration implies.
+    public var settings: Daemon.Settings {
+        var s = Daemon.Settings()
+        s.historyLimit = history
+        s.resumeLimit = resume
+        s.queue = queue
+        s.maxLineLength = maxLineLength
+        s.allowUIDs = allowUIDs
+        s.allowGIDs = allowGIDs
+        return s
+    }
+}
+
+/// Which devices a configuration entry means.
+public struct DeviceSelector: Sendable {
+    public let text: String
+    public init(_ text: String) { self.text = text }
+
+    public func matches(path: String, name: String) -> Bool {
+        if text.hasPrefix("name:") { return fnmatch(String(text.dropFirst(5)), name, 0) == 0 }
+        if text == path { return true }
+        // A link (by-id, by-path) matches the node it points to.
+        guard let resolved = realpath(text, nil) else { return false }
+        defer { free(resolved) }
+        return String(cString: resolved) == path
+    }
+}

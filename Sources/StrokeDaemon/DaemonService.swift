@@ -1,0 +1,142 @@
+import Dispatch
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import StrokeRecording
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the daemon until SIGTERM or SIGINT: binds the socket, opens the sources, tells systemd
+/// it is ready, and at the end cancels live strokes (`shutdown`), says goodbye to the clients,
+/// closes them and removes the socket file. SIGHUP reloads the configuration file.
+public final class DaemonService: @unchecked Sendable {
+    public let configuration: DaemonConfiguration
+    let configPath: String?
+    let logger: Logger
+
+    public init(configuration: DaemonConfiguration, configPath: String?, logger: Logger) {
+        self.configuration = configuration
+        self.configPath = configPath
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        let daemon = Daemon(loop: loop, settings: configuration.settings, logger: logger)
+        var options = SocketServer.Options(path: configuration.socketPath)
+        options.mode = configuration.socketMode
+        options.group = configuration.socketGroup
+        options.groupRequired = configuration.socketGroupConfigured
+        let server: SocketServer
+        do {
+            server = try await SocketServer.start(daemon: daemon, options: options, logger: logger)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+
+        let sources = try await loop.submit { try self.openSources(daemon) }.get()
+
+        let stop = SignalLatch()
+        let signals = installSignalHandlers(stop: stop, daemon: daemon)
+        SystemdActivation.notify("READY=1\nSTATUS=serving \(daemon.hub.deviceInfos.count) device(s)")
+        let watchdog = scheduleWatchdog(on: loop)
+        logger.info("ready", metadata: ["devices": "\(daemon.hub.deviceInfos.count)"])
+
+        await stop.wait()
+        logger.info("shutting down")
+        SystemdActivation.notify("STOPPING=1")
+        watchdog?.cancel()
+        for s in signals { s.cancel() }
+        try await loop.flatSubmit {
+            for s in sources { s.stop() }
+            return daemon.shutdown()
+        }.get()
+        await server.stop()
+        try await group.shutdownGracefully()
+    }
+
+    /// Opens what the configuration names: for now a recording (`--replay`); live devices come
+    /// from `EvdevSource` when present.
+    private func openSources(_ daemon: Daemon) throws -> [any StrokeSource] {
+        var sources: [any StrokeSource] = []
+        if let path = configuration.replay {
+            let recording = try RecordingReader.read(path: path)
+            let replay = ReplaySource(
+                daemon: daemon, recording: recording, path: path, speed: configuration.replaySpeed,
+                loop: configuration.replayLoop)
+            try replay.start()
+            sources.append(replay)
+        }
+        return sources
+    }
+
+    private func installSignalHandlers(stop: SignalLatch, daemon: Daemon) -> [DispatchSourceSignal] {
+        var out: [DispatchSourceSignal] = []
+        for sig in [SIGTERM, SIGINT, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { [logger, configPath] in
+                if sig == SIGHUP {
+                    guard let configPath else {
+                        logger.info("SIGHUP: no configuration file to reload")
+                        return
+                    }
+                    do {
+                        _ = try DaemonConfiguration.load(path: configPath)
+                        logger.notice("SIGHUP: configuration is valid; socket and device changes apply at restart")
+                    } catch {
+                        logger.error("SIGHUP: configuration not reloaded: \(error)")
+                    }
+                    return
+                }
+                stop.fire()
+            }
+            source.resume()
+            out.append(source)
+        }
+        return out
+    }
+
+    private func scheduleWatchdog(on loop: EventLoop) -> RepeatedTask? {
+        guard let interval = SystemdActivation.watchdogInterval() else { return nil }
+        return loop.scheduleRepeatedTask(initialDelay: .zero, delay: .microseconds(interval)) { _ in
+            SystemdActivation.notify("WATCHDOG=1")
+        }
+    }
+}
+
+/// Something that feeds the daemon (a replayed recording, live devices).
+public protocol StrokeSource: AnyObject, Sendable {
+    func stop()
+}
+
+extension ReplaySource: StrokeSource {}
+
+/// A one-shot latch an async task waits on and a signal handler fires.
+final class SignalLatch: @unchecked Sendable {
+    private let lock = NIOLock()
+    private var fired = false
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    func fire() {
+        lock.withLock {
+            fired = true
+            let w = waiter
+            waiter = nil
+            w?.resume()
+        }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            lock.withLock {
+                if fired { c.resume() } else { waiter = c }
+            }
+        }
+    }
+}

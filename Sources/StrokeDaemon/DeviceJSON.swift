@@ -1,0 +1,46 @@
+import InputCore
+import StrokeProtocol
+import StrokeTracker
+
+/// A device as the protocol describes it (docs/protocol.md, "Device objects").
+enum DeviceJSON {
+    static func write(_ info: DeviceInfo, into w: inout JSONWriter) {
+        let d = info.description
+        w.field("device", info.id.rawValue)
+        w.field("name", d.name)
+        w.field("path", info.path)
+        w.field("kind", d.kind.rawValue)
+        w.field("slots", d.slotCount ?? 1)
+        w.field("bustype", d.id.bustype)
+        w.field("vendor", d.id.vendor)
+        w.field("product", d.id.product)
+        w.raw("x", axis(info.geometry.x))
+        w.raw("y", axis(info.geometry.y))
+        var axes: [String] = []
+        let a = info.geometry.axes
+        if a.contains(.pressure) { axes.append("pressure") }
+        if a.contains(.touchMajor) { axes.append("touchMajor") }
+        if a.contains(.touchMinor) { axes.append("touchMinor") }
+        if a.contains(.orientation) { axes.append("orientation") }
+        if a.contains(.toolType) { axes.append("toolType") }
+        w.field("axes", strings: axes)
+        w.field("semiMT", d.isSemiMT)
+        if info.geometry.calibrated {
+            w.raw("calibration", "[" + info.geometry.calibration.matrix.map { JSONWriter.fixed($0, decimals: 6) }.joined(separator: ",") + "]")
+        }
+    }
+
+    static func object(_ info: DeviceInfo) -> String {
+        var w = JSONWriter()
+        write(info, into: &w)
+        return w.finish()
+    }
+
+    private static func axis(_ a: AbsInfo) -> String {
+        var w = JSONWriter()
+        w.field("min", a.minimum)
+        w.field("max", a.maximum)
+        w.field("resolution", a.resolution)
+        return w.finish()
+    }
+}

@@ -1,0 +1,122 @@
+import InputCore
+import NIOCore
+import StrokeRecording
+import StrokeTracker
+
+/// Serves a recording as if its devices were live (`strokes daemon --replay FILE`): frames are
+/// fed to the daemon at their recorded pace (scaled by `speed`), on the daemon's event loop,
+/// from timers only (no polling). With `loop`, the recording starts again when it ends, its
+/// timestamps shifted so that time keeps increasing.
+public final class ReplaySource: @unchecked Sendable {
+    struct Step {
+        var device: Int
+        var input: FrameInput
+    }
+
+    private let daemon: Daemon
+    private let steps: [Step]
+    private var deviceIDs: [DeviceID] = []
+    private let speed: Double
+    private let loop: Bool
+    private var index = 0
+    private var offset: Int64 = 0
+    private var startDeadline = NIODeadline.now()
+    private var firstTime: Int64 = 0
+    private var scheduled: Scheduled<Void>?
+    public private(set) var rounds = 0
+    private let path: String
+    private let recording: Recording
+    /// Called on the loop when the recording has played through (without `loop`).
+    public var onFinished: (() -> Void)?
+
+    /// - Parameters:
+    ///   - speed: 1 is real time, 2 twice as fast; 0 or less: as fast as the loop allows.
+    public init(daemon: Daemon, recording: Recording, path: String, speed: Double, loop: Bool) {
+        self.daemon = daemon
+        self.speed = speed
+        self.loop = loop
+        self.path = path
+        self.recording = recording
+        // Interleave the devices' frames by time, as `Replayer` does.
+        var perDevice: [[FrameInput]] = recording.devices.map { d in
+            var assembler = FrameAssembler()
+            return d.events.compactMap { assembler.feed($0) }
+        }
+        var cursors = Array(repeating: 0, count: perDevice.count)
+        var merged: [Step] = []
+        while true {
+            var best: Int?
+            for i in perDevice.indices where cursors[i] < perDevice[i].count {
+                if best == nil || perDevice[i][cursors[i]].time < perDevice[best!][cursors[best!]].time { best = i }
+            }
+            guard let b = best else { break }
+            merged.append(Step(device: b, input: perDevice[b][cursors[b]]))
+            cursors[b] += 1
+        }
+        perDevice.removeAll()
+        steps = merged
+    }
+
+    /// Adds the recording's devices to the daemon and starts playing. Call on the loop.
+    public func start() throws {
+        for (i, d) in recording.devices.enumerated() {
+            let name = recording.devices.count > 1 ? "replay:\(path)#\(i + 1)" : "replay:\(path)"
+            deviceIDs.append(try daemon.addDevice(path: name, description: d.description))
+        }
+        guard !steps.isEmpty else { return }
+        firstTime = steps[0].input.time.microseconds
+        startDeadline = .now()
+        scheduleNext()
+    }
+
+    public func stop() {
+        scheduled?.cancel()
+        scheduled = nil
+    }
+
+    private func scheduleNext() {
+        guard !daemon.stopping else { return }
+        if index == steps.count {
+            rounds += 1
+            guard loop else {
+                onFinished?()
+                return
+            }
+            let last = steps[steps.count - 1].input.time.microseconds
+            offset += last - firstTime + 500_000  // half a second between rounds
+            index = 0
+        }
+        let due = steps[index].input.time.microseconds + offset - firstTime
+        if speed <= 0 {
+            // As fast as possible, but in batches, so clients and signals are served in between.
+            scheduled = daemon.loop.scheduleTask(in: .zero) { [self] in runBatch(limit: 256) }
+        } else {
+            let deadline = startDeadline + .microseconds(Int64(Double(due) / speed))
+            scheduled = daemon.loop.scheduleTask(deadline: deadline) { [self] in runBatch(limit: .max) }
+        }
+    }
+
+    private func runBatch(limit: Int) {
+        var n = 0
+        let now = NIODeadline.now()
+        while index < steps.count, n < limit {
+            let step = steps[index]
+            if speed > 0 {
+                let due = step.input.time.microseconds + offset - firstTime
+                if startDeadline + .microseconds(Int64(Double(due) / speed)) > now { break }
+            }
+            daemon.process(shifted(step.input), device: deviceIDs[step.device])
+            index += 1
+            n += 1
+        }
+        scheduleNext()
+    }
+
+    private func shifted(_ input: FrameInput) -> FrameInput {
+        guard offset != 0 else { return input }
+        switch input {
+        case .frame(let f): return .frame(Frame(events: f.events, time: Timestamp(microseconds: f.time.microseconds + offset)))
+        case .dropped(let t): return .dropped(Timestamp(microseconds: t.microseconds + offset))
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// A request from a client: one JSON object per line (docs/protocol.md, "Requests").
+///
+/// ```
+/// {"id":1,"request":"subscribe","devices":[1],"events":["began","ended"],"resumeAfter":812}
+/// ```
+public struct ClientRequest: Hashable, Sendable {
+    /// The client's id for the request, echoed in the reply: an integer or a string, as JSON text.
+    public var id: String
+    public var command: Command
+
+    public enum Command: Hashable, Sendable {
+        case subscribe(Subscription)
+        case unsubscribe
+        case devices
+        /// Strokes in progress, with their points (optionally of some devices).
+        case live(devices: Set<UInt32>?)
+        /// Completed strokes, oldest first, at most `limit` (all the daemon keeps when nil).
+        case history(limit: Int?, devices: Set<UInt32>?)
+        case ping
+        case stats
+    }
+
+    public struct Subscription: Hashable, Sendable {
+        /// Only these devices; all when nil.
+        public var devices: Set<UInt32>?
+        /// Only these message types (`began`, `moved`, `ended`, `cancelled`, `deviceAdded`,
+        /// `deviceRemoved`); all when nil.
+        public var events: Set<String>?
+        /// Resume after this sequence number instead of starting from a snapshot.
+        public var resumeAfter: UInt64?
+
+        public init(devices: Set<UInt32>? = nil, events: Set<String>? = nil, resumeAfter: UInt64? = nil) {
+            self.devices = devices
+            self.events = events
+            self.resumeAfter = resumeAfter
+        }
+    }
+
+    public static let streamTypes: Set<String> = ["began", "moved", "ended", "cancelled", "deviceAdded", "deviceRemoved"]
+
+    /// Parses one line (without its newline). Unknown keys are ignored.
+    public static func parse(_ line: Substring) -> Result<ClientRequest, ProtocolError> {
+        let wire: Wire
+        do {
+            wire = try JSONDecoder().decode(Wire.self, from: Data(line.utf8))
+        } catch let error as WireError {
+            return .failure(ProtocolError(.badArgument, error.message, id: error.id))
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            let key = context.codingPath.first?.stringValue ?? "request"
+            return .failure(ProtocolError(.badArgument, "'\(key)' has the wrong type (docs/protocol.md, \"Requests\")", id: nil))
+        } catch {
+            return .failure(ProtocolError(.invalidJSON, "a request is one JSON object per line", id: nil))
+        }
+        let id = wire.id ?? "null"
+        func fail(_ message: String) -> Result<ClientRequest, ProtocolError> {
+            .failure(ProtocolError(.badArgument, message, id: id))
+        }
+        guard let name = wire.request else { return fail("missing 'request' (a string)") }
+        let devices = wire.devices.map(Set.init)
+        switch name {
+        case "subscribe":
+            if let events = wire.events, !Set(events).isSubset(of: streamTypes) {
+                return fail("'events' must be an array of: " + streamTypes.sorted().joined(separator: ", "))
+            }
+            let sub = Subscription(devices: devices, events: wire.events.map(Set.init), resumeAfter: wire.resumeAfter)
+            return .success(ClientRequest(id: id, command: .subscribe(sub)))
+        case "unsubscribe": return .success(ClientRequest(id: id, command: .unsubscribe))
+        case "devices": return .success(ClientRequest(id: id, command: .devices))
+        case "live": return .success(ClientRequest(id: id, command: .live(devices: devices)))
+        case "history":
+            if let limit = wire.limit, limit < 0 { return fail("'limit' must not be negative") }
+            return .success(ClientRequest(id: id, command: .history(limit: wire.limit, devices: devices)))
+        case "ping": return .success(ClientRequest(id: id, command: .ping))
+        case "stats": return .success(ClientRequest(id: id, command: .stats))
+        default:
+            return .failure(ProtocolError(.unknownRequest, "unknown request '\(name)'", id: id))
+        }
+    }
+
+    private struct WireError: Error {
+        var message: String
+        var id: String?
+    }
+
+    /// The request object as sent; strict about the types of the keys it knows.
+    private struct Wire: Decodable {
+        var id: String?
+        var request: String?
+        var devices: [UInt32]?
+        var events: [String]?
+        var resumeAfter: UInt64?
+        var limit: Int?
+
+        enum CodingKeys: String, CodingKey { case id, request, devices, events, resumeAfter, limit }
+
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            if c.contains(.id), try !c.decodeNil(forKey: .id) {
+                if let n = try? c.decode(Int64.self, forKey: .id) {
+                    id = String(n)
+                } else if let s = try? c.decode(String.self, forKey: .id) {
+                    var quoted = ""
+                    JSONWriter.appendQuoted(s, to: &quoted)
+                    id = quoted
+                } else {
+                    throw WireError(message: "'id' must be an integer or a string", id: nil)
+                }
+            }
+            request = try c.decodeIfPresent(String.self, forKey: .request)
+            devices = try c.decodeIfPresent([UInt32].self, forKey: .devices)
+            events = try c.decodeIfPresent([String].self, forKey: .events)
+            resumeAfter = try c.decodeIfPresent(UInt64.self, forKey: .resumeAfter)
+            limit = try c.decodeIfPresent(Int.self, forKey: .limit)
+        }
+    }
+}

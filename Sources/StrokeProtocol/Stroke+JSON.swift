@@ -1,0 +1,35 @@
+import StrokeTracker
+
+extension Stroke {
+    /// The stroke with its polyline, as in snapshots and history (docs/protocol.md, "Stroke objects"):
+    ///
+    /// ```
+    /// {"stroke":7,"device":1,"slot":0,"trackingId":21,"state":"ended","points":[{"time":1,"x":415,"y":107,"nx":0.519399,"ny":0.223382},…]}
+    /// ```
+    public func json(geometry: DeviceGeometry) -> String {
+        var w = JSONWriter()
+        w.field("stroke", id.rawValue)
+        w.field("device", device.rawValue)
+        w.field("slot", slot)
+        w.field("trackingId", trackingID)
+        switch state {
+        case .inProgress: w.field("state", "inProgress")
+        case .ended: w.field("state", "ended")
+        case .cancelled(let reason):
+            w.field("state", "cancelled")
+            w.field("reason", reason.rawValue)
+        }
+        let names = StrokeEvent.flagNames(flags, geometry: geometry)
+        if !names.isEmpty { w.field("flags", strings: names) }
+        var points = "["
+        for (i, p) in self.points.enumerated() {
+            if i > 0 { points.append(",") }
+            var pw = JSONWriter()
+            StrokeEvent.writePoint(p, geometry: geometry, into: &pw)
+            points.append(pw.finish())
+        }
+        points.append("]")
+        w.raw("points", points)
+        return w.finish()
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Logging
+import StrokeDaemon
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct DaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Serve stroke events from touch devices (or a recording) over a Unix socket.",
+        discussion: """
+            Clients connect to the socket and speak the protocol in docs/protocol.md. Stops on \
+            SIGTERM or SIGINT: live strokes are cancelled (reason shutdown), clients get a goodbye, \
+            the socket file is removed. SIGHUP re-reads the configuration.
+            """
+    )
+
+    @Option(name: .long, help: "Configuration file (YAML; see config/strokes.yaml).")
+    var config: String?
+
+    @Option(name: .long, help: "Socket path (overrides socket.path).")
+    var socket: String?
+
+    @Option(name: .long, help: "Serve this recording as if it were a live device (overrides devices.replay).")
+    var replay: String?
+
+    @Flag(name: .long, inversion: .prefixedNo, help: "Start the recording again when it ends.")
+    var loop: Bool?
+
+    @Option(name: .long, help: "Replay speed: 1 is the recorded pace, 0 as fast as possible.")
+    var speed: Double?
+
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
+    }
+
+    func run() async throws {
+        var configuration: DaemonConfiguration
+        do {
+            configuration = try config.map { try DaemonConfiguration.load(path: $0) } ?? DaemonConfiguration()
+        } catch {
+            printError("\(error)")
+            throw ExitCode(78)  // EX_CONFIG
+        }
+        if let socket { configuration.socketPath = socket }
+        if let replay { configuration.replay = replay }
+        if let loop { configuration.replayLoop = loop }
+        if let speed { configuration.replaySpeed = speed }
+
+        let level = Logger.Level(rawValue: logLevel)!
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "strokes")
+        do {
+            try await DaemonService(configuration: configuration, configPath: config, logger: logger).run()
+        } catch {
+            logger.critical("cannot run: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
