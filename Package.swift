@@ -76,7 +76,11 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["strokes"]),
         .testTarget(
             name: "StrokeDaemonTests",
-            dependencies: ["StrokeDaemon", "StrokeClient", "StrokeProtocol", "StrokeTracker", "StrokeRecording", "InputCore"]
+            dependencies: [
+                "StrokeDaemon", "StrokeClient", "StrokeProtocol", "StrokeTracker", "StrokeRecording", "StrokeReplay", "InputCore",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ]
 )

@@ -13,6 +13,7 @@ public final class LineSocket {
     public struct Error: Swift.Error, CustomStringConvertible {
         public var message: String
         public var description: String { message }
+        public init(message: String) { self.message = message }
     }
 
     /// Connects to the socket at `path`.

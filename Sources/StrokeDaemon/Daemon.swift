@@ -156,6 +156,14 @@ public final class Daemon: @unchecked Sendable {
 
     public static let features = ["subscribe", "filters", "snapshot", "resume", "merge", "devices", "live", "history", "ping", "stats"]
 
+    /// Figures for `stats` and tests.
+    public struct Stats: Sendable {
+        public var clients: Int
+        public var slowClientsDisconnected: UInt64
+    }
+
+    public var stats: Stats { Stats(clients: clients.count, slowClientsDisconnected: disconnectedSlow) }
+
     // MARK: Shutdown
 
     /// Cancels every live stroke (`shutdown`), says goodbye to every client and closes them.

@@ -30,7 +30,8 @@ public final class ReplaySource: @unchecked Sendable {
     public var onFinished: (() -> Void)?
 
     /// - Parameters:
-    ///   - speed: 1 is real time, 2 twice as fast; 0 or less: as fast as the loop allows.
+    ///   - speed: 1 is real time, 2 twice as fast; 0: as fast as the loop allows; negative:
+    ///     manual, frames are fed only by `advance(_:)` (tests, benchmarks).
     public init(daemon: Daemon, recording: Recording, path: String, speed: Double, loop: Bool) {
         self.daemon = daemon
         self.speed = speed
@@ -66,7 +67,37 @@ public final class ReplaySource: @unchecked Sendable {
         guard !steps.isEmpty else { return }
         firstTime = steps[0].input.time.microseconds
         startDeadline = .now()
-        scheduleNext()
+        if speed >= 0 { scheduleNext() }
+    }
+
+    /// The daemon ids of the recording's devices, in the recording's order.
+    public var devices: [DeviceID] { deviceIDs }
+
+    /// Frames (and drop markers) in one round of the recording.
+    public var stepCount: Int { steps.count }
+
+    /// Manual mode: feeds the next `count` frames at once (wrapping around with `loop`); returns
+    /// how many were fed. Call on the loop.
+    @discardableResult
+    public func advance(_ count: Int) -> Int {
+        var n = 0
+        while n < count {
+            if index == steps.count {
+                guard loop else { break }
+                wrap()
+            }
+            daemon.process(shifted(steps[index].input), device: deviceIDs[steps[index].device])
+            index += 1
+            n += 1
+        }
+        return n
+    }
+
+    private func wrap() {
+        rounds += 1
+        let last = steps[steps.count - 1].input.time.microseconds
+        offset += last - firstTime + 500_000  // half a second between rounds
+        index = 0
     }
 
     public func stop() {
@@ -77,14 +108,12 @@ public final class ReplaySource: @unchecked Sendable {
     private func scheduleNext() {
         guard !daemon.stopping else { return }
         if index == steps.count {
-            rounds += 1
             guard loop else {
+                rounds += 1
                 onFinished?()
                 return
             }
-            let last = steps[steps.count - 1].input.time.microseconds
-            offset += last - firstTime + 500_000  // half a second between rounds
-            index = 0
+            wrap()
         }
         let due = steps[index].input.time.microseconds + offset - firstTime
         if speed <= 0 {

@@ -47,6 +47,8 @@ public struct ClientRequest: Hashable, Sendable {
             wire = try JSONDecoder().decode(Wire.self, from: Data(line.utf8))
         } catch let error as WireError {
             return .failure(ProtocolError(.badArgument, error.message, id: error.id))
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            return .failure(ProtocolError(.invalidJSON, "a request is one JSON object per line", id: nil))
         } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
             let key = context.codingPath.first?.stringValue ?? "request"
             return .failure(ProtocolError(.badArgument, "'\(key)' has the wrong type (docs/protocol.md, \"Requests\")", id: nil))
@@ -109,9 +111,19 @@ public struct ClientRequest: Hashable, Sendable {
                 }
             }
             request = try c.decodeIfPresent(String.self, forKey: .request)
-            devices = try c.decodeIfPresent([UInt32].self, forKey: .devices)
+            // Decoded wide and range-checked here: Foundation reports an out-of-range number as
+            // invalid JSON, which would hide which key was wrong.
+            if let ids = try c.decodeIfPresent([Int64].self, forKey: .devices) {
+                guard ids.allSatisfy({ UInt32(exactly: $0) != nil }) else {
+                    throw WireError(message: "'devices' must be an array of device ids", id: id)
+                }
+                devices = ids.map { UInt32($0) }
+            }
             events = try c.decodeIfPresent([String].self, forKey: .events)
-            resumeAfter = try c.decodeIfPresent(UInt64.self, forKey: .resumeAfter)
+            if let after = try c.decodeIfPresent(Int64.self, forKey: .resumeAfter) {
+                guard after >= 0 else { throw WireError(message: "'resumeAfter' must be a sequence number", id: id) }
+                resumeAfter = UInt64(after)
+            }
             limit = try c.decodeIfPresent(Int.self, forKey: .limit)
         }
     }

@@ -1,0 +1,186 @@
+import Foundation
+import StrokeClient
+import StrokeDaemon
+import StrokeProtocol
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite(.serialized) struct ClientPolicyTests {
+    /// A client that reads nothing is disconnected once its queue passes the limit; a reading
+    /// client gets everything, in full, meanwhile.
+    @Test func stalledClientIsDisconnectedWithoutDelayingOthers() async throws {
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(mergeAfter: 64, disconnectAfter: 256)
+        let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings, looping: true)
+        let stalled = try d.connect()
+        _ = try stalled.subscribe()
+        let fast = try d.connect()
+        _ = try fast.subscribe()
+        let fastSeq = try await d.onLoop { Int($0.hub.seq) }
+
+        var received = 0
+        var disconnected = false
+        // Play the 10-finger recording (16 593 events) around three times, reading the fast client
+        // after each step; the stalled client's socket buffers fill long before the end.
+        for _ in 0..<30 {
+            try await d.advance(200)
+            let seq = try await d.onLoop { Int($0.hub.seq) }
+            let lines = try fast.read(seq - fastSeq - received)
+            #expect(lines.allSatisfy { !$0.contains("\"merged\"") })
+            received += lines.count
+            disconnected = try await d.onLoop { $0.stats.slowClientsDisconnected } == 1
+        }
+        #expect(disconnected)
+        #expect(received == (try await d.onLoop { Int($0.hub.seq) }) - fastSeq)
+
+        // The stalled client's own stream, read now: every began/ended kept in order up to where
+        // it fell behind, and a goodbye that says why.
+        var open = Set<Int>()
+        var last: [String: Any] = [:]
+        while let line = try stalled.socket.readLine(timeout: 5) {
+            let m = line.json
+            last = m
+            let id = m["stroke"] as? Int ?? -1
+            switch m["type"] as? String {
+            case "began": open.insert(id)
+            case "moved": #expect(open.contains(id))
+            case "ended", "cancelled": #expect(open.remove(id) != nil)
+            default: break
+            }
+        }
+        #expect(last["type"] as? String == "goodbye")
+        #expect(last["reason"] as? String == "slowClient")
+        try await d.stop()
+    }
+
+    /// A client that falls behind and then catches up: its moves were merged (the latest point of
+    /// each stroke kept, with the count), and nothing else was lost.
+    @Test func clientThatFallsBehindGetsMergedMovesAndEveryBeganAndEnded() async throws {
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(mergeAfter: 64, disconnectAfter: 1_000_000)
+        let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings)
+        let slow = try d.connect()
+        _ = try slow.subscribe()
+        try await d.advance()
+        let expected = try replayTranscript(TestDaemon.tenFingers)
+        let expectedMoves = expected.filter { $0.hasPrefix("{\"type\":\"moved\"") }.count
+        let expectedOthers = expected.filter { !$0.hasPrefix("{\"type\":\"moved\"") }
+        var moves = 0
+        var mergedAway = 0
+        var others: [String] = []
+        var lastPoint: [Int: String] = [:]
+        var lastSeq = 0
+        while others.count < expectedOthers.count, let line = try slow.socket.readLine(timeout: 10) {
+            let m = line.json
+            let seq = m["seq"] as? Int ?? 0
+            #expect(seq > lastSeq)
+            lastSeq = seq
+            if m["type"] as? String == "moved" {
+                moves += 1
+                mergedAway += m["merged"] as? Int ?? 0
+                lastPoint[m["stroke"] as? Int ?? 0] = "\(m["x"]!),\(m["y"]!)"
+            } else {
+                others.append(line.withoutSeq)
+            }
+        }
+        #expect(mergedAway > 0)
+        #expect(moves + mergedAway == expectedMoves)
+        #expect(others == expectedOthers)
+        try await d.stop()
+    }
+
+    @Test func garbageGetsAnErrorReplyAndTheDaemonServesEveryoneElse() async throws {
+        let d = try await TestDaemon()
+        let bystander = try d.connect()
+        _ = try bystander.subscribe()
+        let c = try d.connect()
+
+        try c.socket.send("this is not json")
+        #expect(try c.next()["error"] as? String == "invalidJSON")
+        try c.socket.send("[1,2,3]")
+        #expect(try c.next()["error"] as? String == "invalidJSON")
+        try c.send(["id": 5, "request": "launchMissiles"])
+        let unknown = try c.next()
+        #expect(unknown["error"] as? String == "unknownRequest")
+        #expect(unknown["id"] as? Int == 5)
+        try c.send(["id": "x", "request": "subscribe", "events": ["began", "exploded"]])
+        let bad = try c.next()
+        #expect(bad["error"] as? String == "badArgument")
+        #expect(bad["id"] as? String == "x")
+        try c.send(["id": 6, "request": "history", "limit": "ten"])
+        #expect(try c.next()["error"] as? String == "badArgument")
+        try c.send(["id": 7, "request": "unsubscribe"])
+        #expect(try c.next()["error"] as? String == "notSubscribed")
+        try c.socket.sendRaw(Array("{\"id\":8,\"request\":\"ping\",\"future\":{\"key\":1}}\r\n".utf8))
+        let pong = try c.next()
+        #expect(pong["type"] as? String == "reply" && pong["id"] as? Int == 8)
+
+        // A line past the maximum: an error, then the daemon hangs up.
+        try c.socket.sendRaw([UInt8](repeating: UInt8(ascii: "a"), count: 70_000))
+        #expect(try c.next()["error"] as? String == "lineTooLong")
+        #expect(try c.next()["type"] as? String == "goodbye")
+        #expect(try c.socket.readLine(timeout: 5) == nil)
+
+        // Abrupt disconnect mid-line.
+        let rude = try d.connect()
+        try rude.socket.sendRaw(Array("{\"id\":1,\"requ".utf8))
+        _ = rude
+
+        try await d.advance()
+        let expected = try replayTranscript(TestDaemon.fourFingers)
+        #expect(try bystander.read(expected.count).map(\.withoutSeq) == expected)
+        try await d.stop()
+    }
+
+    @Test func requestsAnswerDevicesLiveHistoryPingStats() async throws {
+        let d = try await TestDaemon()
+        try await d.advance(20)
+        let c = try d.connect()
+        try c.send(["id": 1, "request": "devices"])
+        let devices = try #require(try c.next()["devices"] as? [[String: Any]])
+        #expect(devices.count == 1)
+        #expect(devices[0]["name"] as? String == "Atmel maXTouch Touchscreen")
+        #expect(devices[0]["kind"] as? String == "touchscreen")
+        #expect(devices[0]["slots"] as? Int == 10)
+        try c.send(["id": 2, "request": "live"])
+        #expect((try c.next()["strokes"] as? [Any])?.count == 4)
+        try await d.advance()
+        try c.send(["id": 3, "request": "history", "limit": 2])
+        let history = try #require(try c.next()["strokes"] as? [[String: Any]])
+        #expect(history.count == 2)
+        #expect(history.allSatisfy { $0["state"] as? String == "ended" && ($0["points"] as? [Any])?.isEmpty == false })
+        try c.send(["id": 4, "request": "stats"])
+        let stats = try c.next()
+        #expect((stats["daemon"] as? [String: Any])?["frames"] as? Int == 31)  // as `strokes replay` counts them
+        #expect((stats["you"] as? [String: Any])?["subscribed"] as? Bool == false)
+        try await d.stop()
+    }
+
+    @Test func thousandConnectDisconnectCyclesLeakNoDescriptors() async throws {
+        let d = try await TestDaemon()
+        func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1 }
+        // Warm up (lazy allocations in the loop), then count.
+        for _ in 0..<5 { _ = try d.connect() }
+        try await waitForNoClients(d)
+        let before = openDescriptors()
+        for i in 0..<1000 {
+            let c = try d.connect()
+            if i % 3 == 0 { _ = try c.subscribe() }
+            if i % 3 == 1 { try c.socket.sendRaw(Array("garbage\n".utf8)) }
+        }
+        try await waitForNoClients(d)
+        #expect(openDescriptors() == before)
+        try await d.stop()
+    }
+
+    func waitForNoClients(_ d: TestDaemon) async throws {
+        for _ in 0..<500 {
+            if try await d.onLoop({ $0.stats.clients }) == 0 { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("clients still connected")
+    }
+}

@@ -1,0 +1,39 @@
+import StrokeProtocol
+import Testing
+
+@Suite struct ClientRequestTests {
+    func parse(_ s: String) -> Result<ClientRequest, ProtocolError> { ClientRequest.parse(Substring(s)) }
+
+    @Test func subscribeWithFiltersAndResume() throws {
+        let r = try parse(#"{"id":3,"request":"subscribe","devices":[1,2],"events":["began"],"resumeAfter":41,"extra":true}"#).get()
+        #expect(r.id == "3")
+        #expect(r.command == .subscribe(.init(devices: [1, 2], events: ["began"], resumeAfter: 41)))
+    }
+
+    @Test func stringIdsAreEchoedAsJSON() throws {
+        #expect(try parse(#"{"id":"a\"b","request":"ping"}"#).get().id == #""a\"b""#)
+        #expect(try parse(#"{"request":"ping"}"#).get().id == "null")
+    }
+
+    @Test(arguments: [
+        (#"{"request":1}"#, "badArgument"),
+        (#"{"id":true,"request":"ping"}"#, "badArgument"),
+        (#"{"id":1.5,"request":"ping"}"#, "badArgument"),
+        (#"{"id":1}"#, "badArgument"),
+        (#"{"request":"history","limit":-1}"#, "badArgument"),
+        (#"{"request":"subscribe","devices":[-1]}"#, "badArgument"),
+        (#"{"request":"subscribe","resumeAfter":"x"}"#, "badArgument"),
+        (#"{"request":"fly"}"#, "unknownRequest"),
+        ("", "invalidJSON"),
+        ("{", "invalidJSON"),
+        ("42", "invalidJSON"),
+    ])
+    func rejects(_ line: String, _ code: String) {
+        guard case .failure(let e) = parse(line) else {
+            Issue.record("accepted \(line)")
+            return
+        }
+        #expect(e.code.rawValue == code)
+        #expect(e.json.hasPrefix(#"{"type":"error","id":"#))
+    }
+}

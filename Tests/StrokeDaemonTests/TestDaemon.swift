@@ -1,0 +1,132 @@
+import Foundation
+import InputCore
+import Logging
+import NIOCore
+import NIOPosix
+import StrokeClient
+import StrokeDaemon
+import StrokeRecording
+
+/// A daemon in this process, serving a recording in manual mode (frames advance only when the
+/// test says) on a real Unix socket in a fresh temporary directory.
+final class TestDaemon: @unchecked Sendable {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let daemon: Daemon
+    let server: SocketServer
+    let source: ReplaySource
+    let path: String
+    let directory: String
+
+    static func fixture(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ReplayTests/Fixtures/\(name)").path
+    }
+
+    static let fourFingers = "03-atmel-maxtouch-touchscreen-4finger-drag.evemu"
+    static let tenFingers = "01-wacom-dth2242-touchscreen-10finger.evemu"
+
+    init(recording name: String = TestDaemon.fourFingers, settings: Daemon.Settings = .init(), looping: Bool = false)
+        async throws
+    {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-test-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        path = directory + "/strokes.sock"
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let loop = group.next()
+        daemon = Daemon(loop: loop, settings: settings, logger: logger)
+        var options = SocketServer.Options(path: path)
+        options.group = nil
+        server = try await SocketServer.start(daemon: daemon, options: options, logger: logger)
+        let file = TestDaemon.fixture(name)
+        let recording = try RecordingReader.read(path: file)
+        let daemon = self.daemon
+        source = try await loop.submit {
+            let source = ReplaySource(daemon: daemon, recording: recording, path: name, speed: -1, loop: looping)
+            try source.start()
+            return source
+        }.get()
+    }
+
+    /// Feeds `frames` frames (all that are left when nil) and waits until the daemon has.
+    @discardableResult
+    func advance(_ frames: Int? = nil) async throws -> Int {
+        let source = self.source
+        return try await daemon.loop.submit { source.advance(frames ?? source.stepCount) }.get()
+    }
+
+    func onLoop<T: Sendable>(_ body: @escaping @Sendable (Daemon) -> T) async throws -> T {
+        let daemon = self.daemon
+        return try await daemon.loop.submit { body(daemon) }.get()
+    }
+
+    func stop() async throws {
+        let daemon = self.daemon
+        try await daemon.loop.flatSubmit { daemon.shutdown() }.get()
+        await server.stop()
+        try await group.shutdownGracefully()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// A connected client that has read the greeting.
+    func connect() throws -> TestClient {
+        let c = TestClient(try LineSocket(path: path))
+        let hello = try c.next()
+        precondition(hello["type"] as? String == "hello", "expected hello, got \(hello)")
+        return c
+    }
+}
+
+/// A blocking test client: JSON objects in, lines out.
+final class TestClient {
+    let socket: LineSocket
+    var lines: [String] = []
+
+    init(_ socket: LineSocket) { self.socket = socket }
+
+    func send(_ object: [String: Any]) throws {
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        try socket.send(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The next line, parsed.
+    func next(timeout: Double = 10) throws -> [String: Any] {
+        guard let line = try socket.readLine(timeout: timeout) else { throw LineSocket.Error(message: "end of stream") }
+        lines.append(line)
+        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            throw LineSocket.Error(message: "not an object: \(line)")
+        }
+        return object
+    }
+
+    /// Subscribes and returns the reply and the snapshot (or nil when resumed).
+    func subscribe(_ extra: [String: Any] = [:]) throws -> (reply: [String: Any], snapshot: [String: Any]?) {
+        var request: [String: Any] = ["id": 1, "request": "subscribe"]
+        request.merge(extra) { $1 }
+        try send(request)
+        let reply = try next()
+        precondition(reply["type"] as? String == "reply", "expected reply, got \(reply)")
+        if reply["resumed"] as? Bool == true { return (reply, nil) }
+        return (reply, try next())
+    }
+
+    /// Reads `count` raw lines.
+    func read(_ count: Int, timeout: Double = 10) throws -> [String] {
+        var out: [String] = []
+        for _ in 0..<count {
+            guard let line = try socket.readLine(timeout: timeout) else { break }
+            out.append(line)
+        }
+        return out
+    }
+}
+
+extension String {
+    /// The line without its `"seq":N,` (and `"merged":N,`) so it compares with `strokes replay`.
+    var withoutSeq: String {
+        replacingOccurrences(of: #","seq":\d+"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #","merged":\d+"#, with: "", options: .regularExpression)
+    }
+
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(utf8)) as? [String: Any]) ?? [:] }
+}
