@@ -4,7 +4,8 @@
 # Idempotent; runs apt only when something is missing. Needs root (or sudo).
 set -euo pipefail
 
-packages=(libevdev-dev pkg-config)
+# systemd: systemd-analyze verifies the units; python3: the example client is exercised by a test.
+packages=(libevdev-dev pkg-config systemd python3)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -8,7 +8,8 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 swift build --build-tests 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\] (Compiling|Write|Emitting)' || true
-swift test 2>&1 | tee "$log" || status=$?
+# Bounded: a hung test fails the run instead of stalling CI.
+timeout --kill-after=30 2400 swift test 2>&1 | tee "$log" || status=$?
 
 # One plain closing line, whatever the runner printed last.
 passed=$(grep -oE 'Test run with [0-9]+ tests? (in [0-9]+ suites? )?passed' "$log" | grep -oE '[0-9]+' | head -1 || true)

@@ -1,3 +1,5 @@
+import Atomics
+import Dispatch
 import InputCore
 import NIOCore
 import StrokeRecording
@@ -103,6 +105,40 @@ public final class ReplaySource: @unchecked Sendable {
     public func stop() {
         scheduled?.cancel()
         scheduled = nil
+        stopped.store(true, ordering: .relaxed)
+    }
+
+    private let stopped = ManagedAtomic(false)
+
+    /// As fast as possible. A task that reschedules itself at once would starve the loop's I/O
+    /// (NIO runs ready tasks until there are none before it polls), so a feeder thread hands the
+    /// loop one batch at a time and waits for it, as a device reader thread does.
+    private func runFlatOut() {
+        let loop = daemon.loop
+        DispatchQueue(label: "strokes.replay").async { [self] in
+            while !stopped.load(ordering: .relaxed) {
+                let more = try? loop.submit { self.fastBatch(256) }.wait()
+                if more != true { break }
+            }
+        }
+    }
+
+    /// Feeds up to `limit` frames; false when the recording is done (without `loop`).
+    private func fastBatch(_ limit: Int) -> Bool {
+        guard !daemon.stopping else { return false }
+        for _ in 0..<limit {
+            if index == steps.count {
+                guard loop else {
+                    rounds += 1
+                    onFinished?()
+                    return false
+                }
+                wrap()
+            }
+            daemon.process(shifted(steps[index].input), device: deviceIDs[steps[index].device])
+            index += 1
+        }
+        return true
     }
 
     private func scheduleNext() {
@@ -116,9 +152,8 @@ public final class ReplaySource: @unchecked Sendable {
             wrap()
         }
         let due = steps[index].input.time.microseconds + offset - firstTime
-        if speed <= 0 {
-            // As fast as possible, but in batches, so clients and signals are served in between.
-            scheduled = daemon.loop.scheduleTask(in: .zero) { [self] in runBatch(limit: 256) }
+        if speed == 0 {
+            runFlatOut()
         } else {
             let deadline = startDeadline + .microseconds(Int64(Double(due) / speed))
             scheduled = daemon.loop.scheduleTask(deadline: deadline) { [self] in runBatch(limit: .max) }

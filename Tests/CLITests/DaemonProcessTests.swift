@@ -1,0 +1,242 @@
+import Foundation
+import StrokeClient
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `strokes daemon` as a real process: signals, systemd notification, the example clients.
+@Suite(.serialized) struct DaemonProcessTests {
+    final class RunningDaemon {
+        let process = Process()
+        let directory: String
+        let socketPath: String
+
+        init(_ extra: [String] = [], environment: [String: String] = [:]) throws {
+            directory = NSTemporaryDirectory() + "strokes-cli-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            socketPath = directory + "/strokes.sock"
+            process.executableURL = CLI.binary
+            process.arguments = [
+                "daemon", "--socket", socketPath, "--replay", CLI.fixture("01-wacom-dth2242-touchscreen-10finger.evemu"),
+                "--speed", "4",
+            ] + extra
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            // A file, not a pipe: nobody reads a pipe here, and a full one would block the daemon's logging.
+            FileManager.default.createFile(atPath: directory + "/daemon.log", contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: directory + "/daemon.log")
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            for _ in 0..<1000 where !FileManager.default.fileExists(atPath: socketPath) { usleep(10_000) }
+        }
+
+        func connect() throws -> LineSocket { try LineSocket(path: socketPath) }
+
+        func stop(_ signal: Int32 = SIGTERM) -> Int32 {
+            kill(process.processIdentifier, signal)
+            guard waitForExit(process, seconds: 20) else { return -1 }
+            return process.terminationStatus
+        }
+
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func signalCancelsLiveStrokesSaysGoodbyeAndRemovesTheSocket(_ signal: Int32) throws {
+        let daemon = try RunningDaemon(["--loop"])
+        let client = try daemon.connect()
+        try client.send(#"{"id":1,"request":"subscribe"}"#)
+        // Wait until fingers are down.
+        var open = Set<Int>()
+        while open.count < 2, let line = try client.readLine(timeout: 10) {
+            if line.contains(#""type":"began""#) { open.insert(line.json["stroke"] as! Int) }
+            if line.contains(#""type":"ended""#) { open.remove(line.json["stroke"] as! Int) }
+        }
+        #expect(daemon.stop(signal) == 0)
+        var goodbye: [String: Any]?
+        while let line = try client.readLine(timeout: 10) {
+            let m = line.json
+            switch m["type"] as? String {
+            case "began": open.insert(m["stroke"] as! Int)
+            case "ended": open.remove(m["stroke"] as! Int)
+            case "cancelled":
+                #expect(m["reason"] as? String == "shutdown")
+                open.remove(m["stroke"] as! Int)
+            case "goodbye": goodbye = m
+            default: break
+            }
+        }
+        #expect(goodbye?["reason"] as? String == "shutdown")
+        #expect(open.isEmpty, "strokes left without an end: \(open)")
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    }
+
+    @Test func notifiesSystemdReadyWatchdogAndStopping() throws {
+        let notify = NSTemporaryDirectory() + "strokes-notify-\(UUID().uuidString.prefix(8))"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer {
+            close(fd)
+            unlink(notify)
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in notify.utf8.enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        func receive() -> String {
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let n = recv(fd, &buffer, buffer.count, 0)
+            return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
+        }
+        let daemon = try RunningDaemon(environment: ["NOTIFY_SOCKET": notify, "WATCHDOG_USEC": "200000"])
+        var seen: [String] = []
+        for _ in 0..<5 { seen.append(receive()) }
+        #expect(seen.contains { $0.hasPrefix("READY=1") })
+        #expect(seen.contains("WATCHDOG=1"))
+        #expect(FileManager.default.fileExists(atPath: daemon.socketPath))  // bound before READY
+        #expect(daemon.stop() == 0)
+        var rest: [String] = []
+        while true {
+            let m = receive()
+            if m.isEmpty { break }
+            rest.append(m)
+            if m == "STOPPING=1" { break }
+        }
+        #expect(rest.contains("STOPPING=1"))
+    }
+
+    @Test func watchPrintsEventsAndExitsWhenTheDaemonStops() throws {
+        let daemon = try RunningDaemon(["--loop"])
+        let watch = Process()
+        watch.executableURL = CLI.binary
+        watch.arguments = ["watch", "--socket", daemon.socketPath, "--no-moves"]
+        let out = Pipe()
+        watch.standardOutput = out
+        try watch.run()
+        usleep(1_500_000)
+        #expect(daemon.stop() == 0)
+        #expect(waitForExit(watch, seconds: 20))
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(watch.terminationStatus == 0)
+        #expect(text.hasPrefix("connected: strokes "))
+        #expect(text.contains("\nbegan     stroke "))
+        #expect(!text.contains("moved"))
+        #expect(text.hasSuffix("goodbye: shutdown\n"))
+    }
+
+    @Test func pythonExampleClientNeedsOnlyTheStandardLibrary() throws {
+        let daemon = try RunningDaemon(["--speed", "0", "--loop"])
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = [
+            "python3", CLI.repo.appendingPathComponent("examples/strokes_client.py").path, "--socket", daemon.socketPath,
+            "--strokes", "200", "--json",
+        ]
+        let out = Pipe()
+        python.standardOutput = out
+        try python.run()
+        let finished = waitForExit(python, seconds: 60)
+        #expect(finished, "the example client did not finish within 60 s")
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(python.terminationStatus == 0)
+        let summary = text.split(separator: "\n").last.map(String.init)?.json ?? [:]
+        // Recording 01, looped as fast as possible: every stroke ends, and every sequence number
+        // is either received or counted in a merged move.
+        #expect(summary["ended"] as? Int == 200)
+        #expect(summary["cancelled"] as? Int == 0)
+        #expect(summary["missing"] as? Int == 0)
+        _ = daemon.stop()
+    }
+
+    /// Counted in a daemon process of its own, so no other test's descriptors interfere.
+    @Test func thousandConnectDisconnectCyclesLeakNoDescriptors() throws {
+        let daemon = try RunningDaemon(["--loop"])
+        let fdDirectory = "/proc/\(daemon.process.processIdentifier)/fd"
+        func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: fdDirectory).count) ?? -1 }
+        func settle() {
+            // The daemon notices a hang-up on its next loop tick.
+            for _ in 0..<100 {
+                usleep(20_000)
+                if openDescriptors() == baseline { return }
+            }
+        }
+        var baseline = openDescriptors()
+        _ = try daemon.connect().readLine(timeout: 5)  // warm up
+        usleep(200_000)
+        baseline = openDescriptors()
+        for i in 0..<1000 {
+            let c = try daemon.connect()
+            _ = try c.readLine(timeout: 5)  // hello: the daemon has accepted
+            switch i % 4 {
+            case 0: try c.send(#"{"id":1,"request":"subscribe"}"#)
+            case 1: try c.sendRaw(Array("garbage\n".utf8))
+            case 2: c.shutdownWrite()
+            default: break
+            }
+        }
+        settle()
+        #expect(openDescriptors() == baseline)
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func invalidConfigurationStopsTheDaemonWithFileLineAndKey() throws {
+        let file = NSTemporaryDirectory() + "strokes-bad-\(UUID().uuidString.prefix(8)).yaml"
+        try "socket:\n  path: /tmp/x.sock\n  moed: \"0600\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { unlink(file) }
+        let r = try CLI.run(["daemon", "--config", file])
+        #expect(r.status == 78)
+        #expect(r.stderr.contains("\(file):3: unknown key 'socket.moed'"))
+    }
+
+    @Test func systemdUnitsPassSystemdAnalyzeVerify() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else {
+            Issue.record("systemd-analyze is missing: Scripts/setup.sh installs systemd")
+            return
+        }
+        // The units name the installed binary; verify them against the one just built.
+        let dir = NSTemporaryDirectory() + "strokes-units-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for unit in ["strokes.service", "strokes.socket"] {
+            let text = try String(contentsOf: CLI.repo.appendingPathComponent("systemd/" + unit), encoding: .utf8)
+            #expect(unit == "strokes.socket" || text.contains("ExecStart=/usr/local/bin/strokes daemon"))
+            try text.replacingOccurrences(of: "/usr/local/bin/strokes", with: CLI.binary.path)
+                .write(toFile: dir + "/" + unit, atomically: true, encoding: .utf8)
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+        p.arguments = ["verify", dir + "/strokes.socket", dir + "/strokes.service"]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = err
+        try p.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(text)")
+        #expect(text.isEmpty, "\(text)")
+    }
+}
+
+/// Waits for `process` at most `seconds`, then kills it; whether it ended by itself.
+func waitForExit(_ process: Process, seconds: Double) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while process.isRunning && Date() < deadline { usleep(20_000) }
+    guard process.isRunning else { return true }
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    return false
+}
+
+extension String {
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(utf8)) as? [String: Any]) ?? [:] }
+}

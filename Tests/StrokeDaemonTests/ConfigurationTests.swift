@@ -1,0 +1,63 @@
+import Foundation
+import StrokeDaemon
+import StrokeTracker
+import Testing
+
+@Suite struct ConfigurationTests {
+    static let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("config/strokes.yaml").path
+
+    @Test func theShippedFileParsesToTheDefaults() throws {
+        let c = try DaemonConfiguration.load(path: ConfigurationTests.shipped)
+        let d = DaemonConfiguration()
+        #expect(c.socketPath == d.socketPath && c.socketMode == 0o660 && c.socketGroup == "input")
+        #expect(c.queue == d.queue && c.history == d.history && c.resume == d.resume)
+        #expect(c.devices.isEmpty && !c.grab && c.replay == nil && c.calibrations.isEmpty)
+    }
+
+    @Test func everyKeyIsRead() throws {
+        let c = try DaemonConfiguration.parse(
+            """
+            socket: {path: /tmp/x.sock, mode: "0600", group: "0", allowUids: [1000], allowGids: [5]}
+            devices: {match: ["name:Wacom*", /dev/input/event3], grab: true, replay: a.evemu, loop: false, speed: 2.5}
+            queue: {mergeAfter: 10, disconnectAfter: 20}
+            history: 3
+            resume: 7
+            maxLineLength: 1024
+            calibration:
+              - {match: "name:X", rotation: 90}
+              - {match: "name:Y", invertX: true, matrix: [1, 0, 0.5, 0, 1, 0]}
+            """, file: "t.yaml")
+        #expect(c.socketPath == "/tmp/x.sock" && c.socketMode == 0o600 && c.socketGroup == "0" && c.socketGroupConfigured)
+        #expect(c.allowUIDs == [1000] && c.allowGIDs == [5])
+        #expect(c.devices == ["name:Wacom*", "/dev/input/event3"] && c.grab && c.replay == "a.evemu")
+        #expect(!c.replayLoop && c.replaySpeed == 2.5)
+        #expect(c.queue == QueueLimits(mergeAfter: 10, disconnectAfter: 20))
+        #expect(c.history == 3 && c.resume == 7 && c.maxLineLength == 1024)
+        #expect(c.calibration(path: "/dev/input/event9", name: "X") == .rotation(degrees: 90))
+        // invertX, then the matrix's translation.
+        #expect(c.calibration(path: "/dev/input/event9", name: "Y") == Calibration(matrix: [-1, 0, 1.5, 0, 1, 0]))
+        #expect(c.calibration(path: "/dev/input/event9", name: "Z") == .identity)
+    }
+
+    @Test(arguments: [
+        ("socket:\n  pth: /x\n", "t.yaml:2: unknown key 'socket.pth'"),
+        ("histroy: 5\n", "t.yaml:1: unknown key 'histroy'"),
+        ("history: many\n", "t.yaml:1: 'history' must be an integer"),
+        ("socket:\n  mode: \"0999\"\n", "t.yaml:2: socket.mode must be an octal mode"),
+        ("queue: {mergeAfter: 10, disconnectAfter: 5}\n", "t.yaml:1: queue.disconnectAfter must be at least"),
+        ("calibration:\n  - {rotation: 90}\n", "t.yaml:2: a 'calibration' entry needs 'match'"),
+        ("calibration:\n  - {match: a, rotation: 45}\n", "t.yaml:2: 'calibration.rotation' must be"),
+        ("calibration:\n  - {match: a, matrix: [1, 2]}\n", "t.yaml:2: 'calibration.matrix' must have 6"),
+        ("devices: [a]\n", "t.yaml:1: 'devices' must be a mapping"),
+        ("socket: {path: [\n", "t.yaml:"),
+    ])
+    func invalidConfigurationNamesFileLineAndKey(_ text: String, _ prefix: String) {
+        do {
+            _ = try DaemonConfiguration.parse(text, file: "t.yaml")
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect("\(error)".hasPrefix(prefix), "\(error)")
+        }
+    }
+}
