@@ -39,7 +39,13 @@ public final class DaemonService: @unchecked Sendable {
             throw error
         }
 
-        let sources = try await loop.submit { try self.openSources(daemon) }.get()
+        var sources: [any StrokeSource] = try await loop.submit { try self.openReplay(daemon) }.get()
+        if configuration.replay == nil {
+            // Live devices: opened (and seeded) before READY, read on their own thread.
+            let live = EvdevSource(daemon: daemon, configuration: configuration, logger: logger)
+            live.start()
+            sources.append(live)
+        }
 
         let stop = SignalLatch()
         let signals = installSignalHandlers(stop: stop, daemon: daemon)
@@ -60,9 +66,8 @@ public final class DaemonService: @unchecked Sendable {
         try await group.shutdownGracefully()
     }
 
-    /// Opens what the configuration names: for now a recording (`--replay`); live devices come
-    /// from `EvdevSource` when present.
-    private func openSources(_ daemon: Daemon) throws -> [any StrokeSource] {
+    /// The recording the configuration names (`--replay`), if any, started on the loop.
+    private func openReplay(_ daemon: Daemon) throws -> [any StrokeSource] {
         var sources: [any StrokeSource] = []
         if let path = configuration.replay {
             let recording = try RecordingReader.read(path: path)

@@ -1,0 +1,147 @@
+import CEvdevShims
+import CLibevdev
+import InputCore
+import MultitouchDecoder
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A live input device read through libevdev, with `CLOCK_MONOTONIC` timestamps. Not thread-safe:
+/// one reader thread owns it.
+public final class EvdevDevice {
+    public let path: String
+    public let fd: Int32
+    private let dev: OpaquePointer
+    /// The device as libevdev describes it right after opening (absinfo holds current values).
+    public let description: DeviceDescription
+
+    /// What one read produced.
+    public enum ReadOutcome: Equatable {
+        /// Nothing more to read now (`EAGAIN`).
+        case drained
+        /// The device is gone (`ENODEV`): it was unplugged.
+        case removed
+        /// Another error, as an errno value.
+        case failed(Int32)
+    }
+
+    public struct OpenError: Error, CustomStringConvertible {
+        public var path: String
+        public var errno: Int32
+        public var what: String
+        public var description: String { "\(path): \(what): \(String(cString: strerror(errno)))" }
+    }
+
+    /// Opens `path` non-blocking. Throws when it cannot be opened or is not an evdev device.
+    public init(path: String) throws {
+        self.path = path
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw OpenError(path: path, errno: errno, what: "cannot open") }
+        var device: OpaquePointer?
+        let rc = libevdev_new_from_fd(fd, &device)
+        guard rc == 0, let device else {
+            close(fd)
+            throw OpenError(path: path, errno: -rc, what: "not an evdev device")
+        }
+        dev = device
+        // Frame times must be comparable across devices and with the daemon's own clock.
+        _ = libevdev_set_clock_id(dev, CLOCK_MONOTONIC)
+        description = EvdevDevice.describe(dev)
+    }
+
+    deinit {
+        libevdev_free(dev)
+        close(fd)
+    }
+
+    /// Takes or releases an exclusive grab (`EVIOCGRAB`): while grabbed, no one else sees events.
+    public func grab(_ on: Bool) throws {
+        let rc = libevdev_grab(dev, on ? LIBEVDEV_GRAB : LIBEVDEV_UNGRAB)
+        guard rc == 0 else { throw OpenError(path: path, errno: -rc, what: "cannot grab") }
+    }
+
+    /// The slots' state as libevdev read it (`EVIOCGMTSLOTS`) when the device was opened or last
+    /// synced, for `MultitouchDecoder.seedFrame`.
+    public func slotStates() -> (slots: [MultitouchDecoder.SlotState], current: Int32) {
+        let count = libevdev_get_num_slots(dev)
+        guard count > 0 else { return ([], 0) }
+        var out: [MultitouchDecoder.SlotState] = []
+        for slot in 0..<count {
+            let id = Int32(libevdev_get_slot_value(dev, UInt32(slot), UInt32(AbsCode.mtTrackingID)))
+            var axes: [UInt16: Int32] = [:]
+            for code in UInt16(AbsCode.mtSlot + 1)...UInt16(cevdev_abs_max()) where AbsCode.isPerSlot(code) {
+                guard code != AbsCode.mtTrackingID, libevdev_has_event_code(dev, UInt32(EV_ABS), UInt32(code)) == 1 else { continue }
+                axes[code] = Int32(libevdev_get_slot_value(dev, UInt32(slot), UInt32(code)))
+            }
+            out.append(.init(trackingID: id, axes: axes))
+        }
+        return (out, Int32(libevdev_get_current_slot(dev)))
+    }
+
+    /// Reads every event available now, in order, each marked whether it is one of libevdev's
+    /// sync events: after the kernel dropped events (`SYN_DROPPED`), libevdev reports the
+    /// difference between the state before the drop and the device's state now as sync events,
+    /// ending with their `SYN_REPORT`; ordinary events follow.
+    public func read(into out: inout [(event: InputEvent, sync: Bool)]) -> ReadOutcome {
+        var ev = input_event()
+        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        while true {
+            let rc = libevdev_next_event(dev, flags, &ev)
+            if rc == LIBEVDEV_READ_STATUS_SUCCESS.rawValue {
+                out.append((EvdevDevice.event(ev), flags == LIBEVDEV_READ_FLAG_SYNC.rawValue))
+            } else if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue {
+                // This status comes with the SYN_DROPPED event itself (or with a sync event while
+                // syncing); the state difference is read in sync mode until -EAGAIN (libevdev.h,
+                // "SYN_DROPPED handling").
+                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue { out.append((EvdevDevice.event(ev), true)) }
+                flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
+            } else if rc == -EAGAIN {
+                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+                    continue
+                }
+                return .drained
+            } else if rc == -EINTR {
+                continue
+            } else if rc == -ENODEV {
+                return .removed
+            } else {
+                return .failed(-rc)
+            }
+        }
+    }
+
+    private static func event(_ ev: input_event) -> InputEvent {
+        var copy = ev
+        let micros = cevdev_event_sec(&copy) * 1_000_000 + cevdev_event_usec(&copy)
+        return InputEvent(time: Timestamp(microseconds: micros), type: EventType(ev.type), code: ev.code, value: ev.value)
+    }
+
+    private static func describe(_ dev: OpaquePointer) -> DeviceDescription {
+        let name = libevdev_get_name(dev).map { String(cString: $0) } ?? ""
+        let id = InputID(
+            bustype: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(dev)),
+            vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(dev)),
+            product: UInt16(truncatingIfNeeded: libevdev_get_id_product(dev)),
+            version: UInt16(truncatingIfNeeded: libevdev_get_id_version(dev)))
+        var properties: Set<UInt16> = []
+        for p in 0..<UInt32(INPUT_PROP_CNT) where libevdev_has_property(dev, p) == 1 { properties.insert(UInt16(p)) }
+        var codes: [EventType: Set<UInt16>] = [:]
+        var absInfo: [UInt16: AbsInfo] = [:]
+        for (type, max) in [(UInt32(EV_KEY), Int(cevdev_key_max())), (UInt32(EV_ABS), Int(cevdev_abs_max()))] {
+            guard libevdev_has_event_type(dev, type) == 1 else { continue }
+            var set: Set<UInt16> = []
+            for code in 0...max where libevdev_has_event_code(dev, type, UInt32(code)) == 1 {
+                set.insert(UInt16(code))
+                if type == UInt32(EV_ABS), let a = libevdev_get_abs_info(dev, UInt32(code))?.pointee {
+                    absInfo[UInt16(code)] = AbsInfo(
+                        value: a.value, minimum: a.minimum, maximum: a.maximum, fuzz: a.fuzz, flat: a.flat,
+                        resolution: a.resolution)
+                }
+            }
+            codes[EventType(UInt16(type))] = set
+        }
+        return DeviceDescription(name: name, id: id, properties: properties, codes: codes, absInfo: absInfo)
+    }
+}
