@@ -63,6 +63,16 @@ let package = Package(
             dependencies: ["CMallocCounter", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore"],
             path: "Benchmarks/strokes-bench"
         ),
+        // Opt-in: `swift run -c release strokes-daemon-bench` (README, "Performance").
+        .executableTarget(
+            name: "strokes-daemon-bench",
+            dependencies: [
+                "StrokeDaemon", "StrokeClient", "StrokeRecording", "InputCore",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/strokes-daemon-bench"
+        ),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCore"]),
         .testTarget(name: "StrokeRecordingTests", dependencies: ["StrokeRecording", "InputCore"]),

@@ -30,6 +30,8 @@ public final class Daemon: @unchecked Sendable {
         public var maxLineLength = 65536
         public var allowUIDs: Set<UInt32>? = nil
         public var allowGIDs: Set<UInt32>? = nil
+        /// How long a disconnected client's last messages (and `goodbye`) may take to be written.
+        public var closeGrace = TimeAmount.seconds(2)
         public init() {}
     }
 
@@ -139,7 +141,11 @@ public final class Daemon: @unchecked Sendable {
         }
         var buffer = client.channel.allocator.buffer(capacity: 64)
         buffer.writeString(w.finish() + "\n")
-        client.channel.writeAndFlush(buffer).whenComplete { _ in client.channel.close(promise: nil) }
+        let channel = client.channel
+        channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
+        // A client that reads nothing never lets that write complete: close regardless, so a
+        // stalled client neither keeps its descriptor nor holds up a shutdown.
+        loop.scheduleTask(in: settings.closeGrace) { channel.close(promise: nil) }
     }
 
     func helloLine() -> String {

@@ -14,6 +14,7 @@ import Glibc
     @Test func stalledClientIsDisconnectedWithoutDelayingOthers() async throws {
         var settings = Daemon.Settings()
         settings.queue = QueueLimits(mergeAfter: 64, disconnectAfter: 256)
+        settings.closeGrace = .seconds(60)  // this test reads the goodbye late; see the next test
         let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings, looping: true)
         let stalled = try d.connect()
         _ = try stalled.subscribe()
@@ -54,6 +55,24 @@ import Glibc
         #expect(last["type"] as? String == "goodbye")
         #expect(last["reason"] as? String == "slowClient")
         try await d.stop()
+    }
+
+    /// A client that never reads cannot hold the daemon: once disconnected (or at shutdown) its
+    /// connection is closed after `closeGrace` even though its goodbye was never taken.
+    @Test func stalledClientNeitherKeepsItsConnectionNorHoldsUpShutdown() async throws {
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(mergeAfter: 100_000, disconnectAfter: 200_000)
+        settings.closeGrace = .milliseconds(200)
+        let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings, looping: true)
+        let stalled = try d.connect()
+        _ = try stalled.subscribe()
+        try await d.advance(6000)  // about 3 rounds: far more than the socket buffers hold
+        #expect(try await d.onLoop { $0.stats.clients } == 1)
+        try await d.stop()  // returns: the stalled connection was closed after the grace period
+        // What reached the socket buffer is still readable, then the stream ends without goodbye.
+        var last = ""
+        while let line = try stalled.socket.readLine(timeout: 5) { last = line }
+        #expect(!last.contains("goodbye"))
     }
 
     /// A client that falls behind and then catches up: its moves were merged (the latest point of

@@ -1,0 +1,229 @@
+// Measures the daemon end to end over real Unix sockets, in one process. Run in release:
+//
+//     swift run -c release strokes-daemon-bench [--quick]
+//
+// For 1, 10 and 100 subscribed clients (each on its own thread, reading as fast as it can), it
+// plays the bundled 10-finger recording (01, 16 593 events, 4 231 stroke events):
+// - flat out: stroke events delivered per second, summed over clients;
+// - at the recorded pace: latency from the frame entering the daemon (before decoding) to each
+//   client having read the resulting line, p50 / p99 / max over every (event, client) pair;
+// - with 10 clients plus one that never reads: the same latency, to show the stalled one does not
+//   change the others';
+// - idle: CPU time the process uses in 3 s with 10 clients connected and nothing to send.
+
+import Dispatch
+import Foundation
+import InputCore
+import Logging
+import NIOCore
+import NIOPosix
+import StrokeClient
+import StrokeDaemon
+import StrokeRecording
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Unbuffered, so progress shows while the benchmark runs.
+func say(_ s: String) {
+    let bytes = Array((s + "\n").utf8)
+    _ = write(1, bytes, bytes.count)
+}
+
+func monotonicMicros() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+}
+
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
+        + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+/// `"seq":N` of a line, without a JSON parser.
+func seq(of line: Substring.UTF8View) -> Int? {
+    let key = Array("\"seq\":".utf8)
+    var it = line.startIndex
+    outer: while it != line.endIndex {
+        var j = it
+        for k in key {
+            guard j != line.endIndex, line[j] == k else {
+                it = line.index(after: it)
+                continue outer
+            }
+            j = line.index(after: j)
+        }
+        var n = 0
+        while j != line.endIndex, line[j] >= 48, line[j] <= 57 {
+            n = n * 10 + Int(line[j] - 48)
+            j = line.index(after: j)
+        }
+        return n
+    }
+    return nil
+}
+
+final class Bench: @unchecked Sendable {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let daemon: Daemon
+    let server: SocketServer
+    let source: ReplaySource
+    let path: String
+    let steps: [Int64]  // recorded time of each step, µs
+    /// Injection time per sequence number.
+    var injected: [Int64] = []
+
+    init(recordingPath: String) async throws {
+        path = NSTemporaryDirectory() + "strokes-bench-\(getpid()).sock"
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(mergeAfter: 1_000_000, disconnectAfter: 2_000_000)  // measure delivery, not merging
+        daemon = Daemon(loop: group.next(), settings: settings, logger: logger)
+        var options = SocketServer.Options(path: path)
+        options.group = nil
+        server = try await SocketServer.start(daemon: daemon, options: options, logger: logger)
+        let recording = try RecordingReader.read(path: recordingPath)
+        var assembler = FrameAssembler()
+        steps = recording.devices[0].events.compactMap { assembler.feed($0)?.time.microseconds }
+        let daemon = self.daemon
+        source = try await daemon.loop.submit {
+            let s = ReplaySource(daemon: daemon, recording: recording, path: recordingPath, speed: -1, loop: true)
+            try s.start()
+            return s
+        }.get()
+        injected = Array(repeating: 0, count: 1)
+    }
+
+    /// Plays one round; paced at the recorded rate or flat out. Returns the last seq.
+    func play(paced: Bool) throws -> Int {
+        let start = monotonicMicros()
+        let first = steps.first ?? 0
+        let source = self.source
+        let daemon = self.daemon
+        var lastSeq = 0
+        for t in steps {
+            if paced {
+                let due = start + (t - first)
+                let wait = due - monotonicMicros()
+                if wait > 0 { usleep(UInt32(wait)) }
+            }
+            let (before, after, at) = try daemon.loop.submit { () -> (Int, Int, Int64) in
+                let at = monotonicMicros()
+                let before = Int(daemon.hub.seq)
+                source.advance(1)
+                return (before, Int(daemon.hub.seq), at)
+            }.wait()
+            if injected.count <= after { injected += Array(repeating: 0, count: after - injected.count + 1) }
+            for s in (before + 1)..<(after + 1) { injected[s] = at }
+            lastSeq = after
+        }
+        return lastSeq
+    }
+}
+
+/// A client thread: subscribes, then records the receive time of every seq until `until`.
+final class Reader: @unchecked Sendable {
+    let socket: LineSocket
+    var received: [(Int, Int64)] = []
+    var until = Int.max
+    let done = DispatchSemaphore(value: 0)
+
+    init(path: String, subscribe: Bool = true) throws {
+        socket = try LineSocket(path: path)
+        _ = try socket.readLine(timeout: 5)
+        if subscribe {
+            try socket.send(#"{"id":1,"request":"subscribe","events":["began","moved","ended","cancelled"]}"#)
+            _ = try socket.readLine(timeout: 5)  // reply
+            _ = try socket.readLine(timeout: 5)  // snapshot
+        }
+    }
+
+    func start() {
+        Thread { [self] in
+            while let line = try? socket.readLine(timeout: 30) {
+                guard let s = seq(of: line.utf8[...]) else { continue }
+                received.append((s, monotonicMicros()))
+                if s >= until { break }
+            }
+            done.signal()
+        }.start()
+    }
+}
+
+func percentile(_ sorted: [Int64], _ p: Double) -> Int64 {
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p))]
+}
+
+func run() async throws {
+    let quick = CommandLine.arguments.contains("--quick")
+    let recording = "Tests/ReplayTests/Fixtures/01-wacom-dth2242-touchscreen-10finger.evemu"
+    say("strokes-daemon-bench: recording 01 (16 593 events, 2 025 frames, 24.1 s), release build, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    for (clients, stalled) in [(1, false), (10, false), (100, false), (10, true)] {
+        let bench = try await Bench(recordingPath: recording)
+        defer { unlink(bench.path) }
+        let readers = try (0..<clients).map { _ in try Reader(path: bench.path) }
+        let stalledReader = stalled ? try Reader(path: bench.path) : nil
+        _ = stalledReader
+        let label = "\(clients) client\(clients == 1 ? "" : "s")\(stalled ? " + 1 stalled" : "")"
+
+        // Flat out (also tells how many stream messages one round makes).
+        let baseSeq = Int(try await bench.daemon.loop.submit { bench.daemon.hub.seq }.get())
+        let t0 = monotonicMicros()
+        let total = try bench.play(paced: false)
+        let perRound = total - baseSeq
+        for r in readers {
+            r.until = total
+            r.start()
+        }
+        for r in readers { r.done.wait() }
+        let elapsed = Double(monotonicMicros() - t0) / 1e6
+        let delivered = readers.reduce(0) { $0 + $1.received.count }
+        if !stalled {
+            say("\(label): flat out \(Int(Double(delivered) / elapsed)) stroke events/s delivered (\(perRound) events × \(clients) clients in \(String(format: "%.2f", elapsed)) s)")
+        }
+        if quick {
+            try await bench.stop()
+            continue
+        }
+
+        // Recorded pace.
+        let from = total
+        for r in readers {
+            r.received.removeAll()
+            r.until = from + perRound
+            r.start()
+        }
+        _ = try bench.play(paced: true)
+        for r in readers { r.done.wait() }
+        var latencies: [Int64] = []
+        for r in readers {
+            for (s, t) in r.received where s > from && bench.injected[s] > 0 { latencies.append(t - bench.injected[s]) }
+        }
+        latencies.sort()
+        say("\(label): recorded pace, latency frame in → line read: p50 \(percentile(latencies, 0.5)) µs, p99 \(percentile(latencies, 0.99)) µs, max \(latencies.last ?? 0) µs (\(latencies.count) samples)")
+
+        if clients == 10 && !stalled {
+            let cpu0 = cpuSeconds()
+            usleep(3_000_000)
+            say("10 clients, idle 3 s: \(String(format: "%.4f", cpuSeconds() - cpu0)) s CPU")
+        }
+        try await bench.stop()
+    }
+}
+
+extension Bench {
+    func stop() async throws {
+        let daemon = self.daemon
+        try await daemon.loop.flatSubmit { daemon.shutdown() }.get()
+        await server.stop()
+        try await group.shutdownGracefully()
+    }
+}
+
+try await run()
