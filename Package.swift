@@ -82,7 +82,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReplayTests",
-            dependencies: ["StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeTracker", "MultitouchDecoder"],
+            dependencies: ["StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeTracker", "MultitouchDecoder", "Evdev"],
             resources: [.copy("Fixtures"), .copy("Golden")]
         ),
         .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient"]),
