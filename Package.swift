@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "strokes-daemon-bench",
             dependencies: [
-                "StrokeDaemon", "StrokeClient", "StrokeRecording", "InputCore",
+                "StrokeDaemon", "StrokeClient", "StrokeRecording", "InputCore", "Evdev",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

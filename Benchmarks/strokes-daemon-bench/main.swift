@@ -12,6 +12,7 @@
 // - idle: CPU time the process uses in 3 s with 10 clients connected and nothing to send.
 
 import Dispatch
+import Evdev
 import Foundation
 import InputCore
 import Logging
@@ -31,11 +32,7 @@ func say(_ s: String) {
     _ = write(1, bytes, bytes.count)
 }
 
-func monotonicMicros() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
-}
+func monotonicMicros() -> Int64 { MonotonicClock.now().microseconds }
 
 func cpuSeconds() -> Double {
     var usage = rusage()

@@ -3,11 +3,22 @@ import NIOCore
 import StrokeProtocol
 import StrokeTracker
 
-/// What a client is sent: a stream message shared by every subscriber, or a line of its own (a
-/// reply, an error, a snapshot).
+/// What a client is sent: a stream message shared by every subscriber (with its line as bytes,
+/// made once for all of them), or a line of its own (a reply, an error, a snapshot).
 enum Outgoing: Sendable {
-    case broadcast(Broadcast)
+    case broadcast(Broadcast, ByteBuffer)
     case line(String)
+
+    /// A stream message, its line turned into bytes once, to be queued for any number of clients.
+    static func shared(_ b: Broadcast) -> Outgoing { .broadcast(b, lineBuffer(b.line)) }
+
+    /// `line` and its newline as bytes.
+    static func lineBuffer(_ line: String) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: line.utf8.count + 1)
+        buffer.writeString(line)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        return buffer
+    }
 }
 
 /// The peer of a connection, from `SO_PEERCRED`.
@@ -49,7 +60,7 @@ final class ClientConnection {
     /// Queues a message; false when the client has fallen too far behind and must go.
     func enqueue(_ message: Outgoing) -> Bool {
         var key: StrokeID?
-        if case .broadcast(let b) = message {
+        if case .broadcast(let b, _) = message {
             key = b.mergeableStroke
             if case .stroke(let e) = b.kind, e.kind != .moved, e.kind != .began { queue.strokeFinished(e.stroke) }
         }
@@ -66,14 +77,12 @@ final class ClientConnection {
         guard channel.isActive else { return }
         var wrote = false
         while all || channel.isWritable, let entry = queue.dequeue() {
-            let text: String
+            let buffer: ByteBuffer
             switch entry.message {
-            case .line(let line): text = line
-            case .broadcast(let b): text = entry.merged > 0 ? ClientConnection.withMerged(b.line, entry.merged) : b.line
+            case .line(let line): buffer = Outgoing.lineBuffer(line)
+            case .broadcast(let b, let shared):
+                buffer = entry.merged > 0 ? Outgoing.lineBuffer(ClientConnection.withMerged(b.line, entry.merged)) : shared
             }
-            var buffer = channel.allocator.buffer(capacity: text.utf8.count + 1)
-            buffer.writeString(text)
-            buffer.writeInteger(UInt8(ascii: "\n"))
             channel.write(buffer, promise: nil)
             sent += 1
             wrote = true

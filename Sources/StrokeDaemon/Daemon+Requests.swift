@@ -65,7 +65,7 @@ extension Daemon {
         }
         _ = client.enqueue(.line(reply.finish()))
         if let resumed {
-            for m in resumed where client.wants(m) { _ = client.enqueue(.broadcast(m)) }
+            for m in resumed where client.wants(m) { _ = client.enqueue(.shared(m)) }
         } else {
             var w = JSONWriter()
             w.field("type", "snapshot")

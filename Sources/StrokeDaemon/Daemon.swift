@@ -77,10 +77,12 @@ public final class Daemon: @unchecked Sendable {
 
     func publish(_ messages: [Broadcast]) {
         guard !messages.isEmpty else { return }
+        var outgoing: [Outgoing] = []  // made once, for the first subscriber
         for client in clients.values where client.subscription != nil {
+            if outgoing.isEmpty { outgoing = messages.map(Outgoing.shared) }
             var ok = true
-            for m in messages where client.wants(m) {
-                if !client.enqueue(.broadcast(m)) {
+            for (m, out) in zip(messages, outgoing) where client.wants(m) {
+                if !client.enqueue(out) {
                     ok = false
                     break
                 }

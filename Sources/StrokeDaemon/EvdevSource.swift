@@ -104,7 +104,7 @@ public final class EvdevSource: @unchecked Sendable, StrokeSource {
         let description = device.description
         let calibration = configuration.calibration(path: path, name: description.name)
         let (slots, current) = device.slotStates()
-        let now = EvdevSource.monotonicNow()
+        let now = MonotonicClock.now()
         let id: DeviceID? = try? daemon.loop.submit {
             let id = try daemon.addDevice(path: path, description: description, calibration: calibration)
             if !slots.isEmpty {
@@ -149,7 +149,7 @@ public final class EvdevSource: @unchecked Sendable, StrokeSource {
                 guard var dev = open[p.fd] else { continue }
                 buffer.removeAll(keepingCapacity: true)
                 let outcome = dev.device.read(into: &buffer)
-                let work = frames(from: buffer, device: &dev)
+                let work = EvdevSource.frames(from: buffer, assembler: &dev.assembler, syncEvents: &dev.syncEvents)
                 open[p.fd] = dev
                 let daemon = self.daemon
                 let id = dev.id
@@ -169,15 +169,11 @@ public final class EvdevSource: @unchecked Sendable, StrokeSource {
                 case .removed, .failed:
                     if case .failed(let e) = outcome { logger.error("\(dev.device.path): read failed: \(String(cString: strerror(e)))") }
                     open[p.fd] = nil
-                    let now = EvdevSource.monotonicNow()
+                    let now = MonotonicClock.now()
                     daemon.loop.execute { daemon.removeDevice(id, time: now) }
                 }
             }
         }
-    }
-
-    private func frames(from events: [(event: InputEvent, sync: Bool)], device d: inout Open) -> [(Frame, Bool)] {
-        EvdevSource.frames(from: events, assembler: &d.assembler, syncEvents: &d.syncEvents)
     }
 
     /// Complete frames from what was read, each marked whether it is a resync frame: sync events
@@ -221,11 +217,5 @@ public final class EvdevSource: @unchecked Sendable, StrokeSource {
             }
         }
         return names
-    }
-
-    static func monotonicNow() -> Timestamp {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Timestamp(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
     }
 }

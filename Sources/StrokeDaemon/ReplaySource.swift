@@ -83,23 +83,11 @@ public final class ReplaySource: @unchecked Sendable {
     @discardableResult
     public func advance(_ count: Int) -> Int {
         var n = 0
-        while n < count {
-            if index == steps.count {
-                guard loop else { break }
-                wrap()
-            }
-            daemon.process(shifted(steps[index].input), device: deviceIDs[steps[index].device])
-            index += 1
+        while n < count, atNextStep() {
+            feedStep()
             n += 1
         }
         return n
-    }
-
-    private func wrap() {
-        rounds += 1
-        let last = steps[steps.count - 1].input.time.microseconds
-        offset += last - firstTime + 500_000  // half a second between rounds
-        index = 0
     }
 
     public func stop() {
@@ -109,6 +97,36 @@ public final class ReplaySource: @unchecked Sendable {
     }
 
     private let stopped = ManagedAtomic(false)
+    private var finished = false
+
+    /// Whether there is a step to feed, starting the next round with `loop`. At the end of a
+    /// recording without `loop`, it is finished (`onFinished`, once).
+    private func atNextStep() -> Bool {
+        if index < steps.count { return true }
+        guard loop else {
+            if !finished {
+                finished = true
+                rounds += 1
+                onFinished?()
+            }
+            return false
+        }
+        rounds += 1
+        let last = steps[steps.count - 1].input.time.microseconds
+        offset += last - firstTime + 500_000  // half a second between rounds
+        index = 0
+        return true
+    }
+
+    private func feedStep() {
+        daemon.process(shifted(steps[index].input), device: deviceIDs[steps[index].device])
+        index += 1
+    }
+
+    /// When step `i` of the current round is due, at `speed`.
+    private func deadline(_ i: Int) -> NIODeadline {
+        startDeadline + .microseconds(Int64(Double(steps[i].input.time.microseconds + offset - firstTime) / speed))
+    }
 
     /// As fast as possible. A task that reschedules itself at once would starve the loop's I/O
     /// (NIO runs ready tasks until there are none before it polls), so a feeder thread hands the
@@ -127,52 +145,26 @@ public final class ReplaySource: @unchecked Sendable {
     private func fastBatch(_ limit: Int) -> Bool {
         guard !daemon.stopping else { return false }
         for _ in 0..<limit {
-            if index == steps.count {
-                guard loop else {
-                    rounds += 1
-                    onFinished?()
-                    return false
-                }
-                wrap()
-            }
-            daemon.process(shifted(steps[index].input), device: deviceIDs[steps[index].device])
-            index += 1
+            guard atNextStep() else { return false }
+            feedStep()
         }
         return true
     }
 
+    /// Paced (or, at speed 0, flat out): the timer for the next due step.
     private func scheduleNext() {
-        guard !daemon.stopping else { return }
-        if index == steps.count {
-            guard loop else {
-                rounds += 1
-                onFinished?()
-                return
-            }
-            wrap()
-        }
-        let due = steps[index].input.time.microseconds + offset - firstTime
+        guard !daemon.stopping, atNextStep() else { return }
         if speed == 0 {
             runFlatOut()
         } else {
-            let deadline = startDeadline + .microseconds(Int64(Double(due) / speed))
-            scheduled = daemon.loop.scheduleTask(deadline: deadline) { [self] in runBatch(limit: .max) }
+            scheduled = daemon.loop.scheduleTask(deadline: deadline(index)) { [self] in runDue() }
         }
     }
 
-    private func runBatch(limit: Int) {
-        var n = 0
+    /// Feeds every step that is due by now, then waits for the next.
+    private func runDue() {
         let now = NIODeadline.now()
-        while index < steps.count, n < limit {
-            let step = steps[index]
-            if speed > 0 {
-                let due = step.input.time.microseconds + offset - firstTime
-                if startDeadline + .microseconds(Int64(Double(due) / speed)) > now { break }
-            }
-            daemon.process(shifted(step.input), device: deviceIDs[step.device])
-            index += 1
-            n += 1
-        }
+        while index < steps.count, deadline(index) <= now { feedStep() }
         scheduleNext()
     }
 

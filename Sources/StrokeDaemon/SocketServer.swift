@@ -46,7 +46,7 @@ public final class SocketServer: @unchecked Sendable {
             let channel = try await bootstrap.withBoundSocket(fd).get()
             return SocketServer(channel: channel, ownedPath: nil)
         }
-        let directory = NSStringPath(path: options.path).deletingLastComponent
+        let directory = options.path.lastIndex(of: "/").map { String(options.path[..<$0]) } ?? ""
         if !directory.isEmpty { mkdir(directory, 0o755) }
         let channel = try await bootstrap.bind(unixDomainSocketPath: options.path, cleanupExistingSocketFile: true).get()
         do {
@@ -95,14 +95,5 @@ public enum SocketServerError: Error, CustomStringConvertible {
         case .unknownGroup(let g): return "socket group '\(g)' does not exist"
         case .system(let what, let e): return "\(what): \(String(cString: strerror(e)))"
         }
-    }
-}
-
-/// `dirname` for a path string, without Foundation.
-struct NSStringPath {
-    let path: String
-    var deletingLastComponent: String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return String(path[..<slash])
     }
 }

@@ -3,18 +3,30 @@ import InputCore
 /// Writes evemu recordings (format 1.3, as `evemu-record` does), readable by `EvemuReader`,
 /// `strokes replay` and evemu's own `evemu-play` / `evemu-device`. Pure: text out.
 public enum EvemuWriter {
+    /// Names for the comments evemu writes beside types and codes (`EV_ABS`, `ABS_MT_SLOT`);
+    /// this module has no name tables of its own (libevdev's are in `Evdev.EventNames`).
+    public struct Names: Sendable {
+        public var type: @Sendable (EventType) -> String?
+        public var code: @Sendable (EventType, UInt16) -> String?
+
+        public init(type: @escaping @Sendable (EventType) -> String?, code: @escaping @Sendable (EventType, UInt16) -> String?) {
+            self.type = type
+            self.code = code
+        }
+    }
+
     /// The header: version, a human-readable dump whose `Value` lines carry the absinfo values
     /// (the initial `ABS_MT_SLOT` among them), then the `N:`/`I:`/`P:`/`B:`/`A:` description.
     /// `comments` are added as `#` lines (e.g. the slot state at the start of a live recording).
-    public static func header(_ d: DeviceDescription, names: (EventType, UInt16) -> String?, comments: [String] = []) -> String {
+    public static func header(_ d: DeviceDescription, names: Names, comments: [String] = []) -> String {
         var out = "# EVEMU 1.3\n"
         out += "# Input device name: \"\(d.name)\"\n"
         out += "# Input device ID: bus 0x\(hex(d.id.bustype, 2)) vendor 0x\(hex(d.id.vendor, 4)) product 0x\(hex(d.id.product, 4)) version 0x\(hex(d.id.version, 4))\n"
         out += "# Supported events:\n"
         for type in d.codes.keys.sorted() {
-            out += "#   Event type \(type.rawValue) (\(names(type, UInt16.max) ?? "?"))\n"
+            out += "#   Event type \(type.rawValue) (\(names.type(type) ?? "?"))\n"
             for code in d.codes[type]!.sorted() {
-                out += "#     Event code \(code) (\(names(type, code) ?? "?"))\n"
+                out += "#     Event code \(code) (\(names.code(type, code) ?? "?"))\n"
                 if type == .abs, let a = d.absInfo[code] {
                     out += "#       Value \(pad(a.value, 8))\n#       Min \(pad(a.minimum, 10))\n#       Max \(pad(a.maximum, 10))\n"
                     out += "#       Fuzz \(pad(a.fuzz, 9))\n#       Flat \(pad(a.flat, 9))\n#       Resolution \(pad(a.resolution, 3))\n"
@@ -47,13 +59,13 @@ public enum EvemuWriter {
     }
 
     /// One `E:` line, its time relative to `start`.
-    public static func eventLine(_ e: InputEvent, start: Timestamp, names: (EventType, UInt16) -> String?) -> String {
+    public static func eventLine(_ e: InputEvent, start: Timestamp, names: Names) -> String {
         let t = max(0, e.time.microseconds - start.microseconds)
         let usec = String(t % 1_000_000)
         let time = "\(t / 1_000_000).\(String(repeating: "0", count: 6 - usec.count))\(usec)"
         let value = e.value < 0 ? "-" + pad4(-Int64(e.value)) : pad4(Int64(e.value))
         var line = "E: \(time) \(hex(e.type.rawValue, 4)) \(hex(e.code, 4)) \(value)"
-        if let name = names(e.type, e.code) { line += "\t# \(name) \(e.value)" }
+        if let name = names.code(e.type, e.code) { line += "\t# \(name) \(e.value)" }
         return line + "\n"
     }
 

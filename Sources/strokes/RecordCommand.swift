@@ -40,13 +40,11 @@ struct RecordCommand: ParsableCommand {
             printError("cannot write \(output): \(String(cString: strerror(errno)))")
             throw ExitCode(73)  // EX_CANTCREAT
         }
-        let names: (EventType, UInt16) -> String? = { type, code in
-            code == UInt16.max ? EventNames.typeName(type) : EventNames.codeName(type, code)
-        }
+        let names = EvemuWriter.Names(type: EventNames.typeName, code: EventNames.codeName)
         let (slots, current) = dev.slotStates()
         var comments = ["Recorded by strokes from \(device)", "Current slot: \(current)"]
         for (i, s) in slots.enumerated() where s.trackingID >= 0 {
-            let axes = s.axes.sorted { $0.key < $1.key }.map { "\(names(.abs, $0.key) ?? String($0.key)) \($0.value)" }
+            let axes = s.axes.sorted { $0.key < $1.key }.map { "\(names.code(.abs, $0.key) ?? String($0.key)) \($0.value)" }
             comments.append("Slot \(i): ABS_MT_TRACKING_ID \(s.trackingID), " + axes.joined(separator: ", "))
         }
         writeAll(fd, Array(EvemuWriter.header(dev.description, names: names, comments: comments).utf8))
@@ -67,12 +65,12 @@ struct RecordCommand: ParsableCommand {
             s.resume()
             sources.append(s)
         }
-        let deadline = duration.map { monotonicMicros() + Int64($0 * 1e6) }
+        let deadline = duration.map { MonotonicClock.now().microseconds + Int64($0 * 1e6) }
         var start: Timestamp?
         var buffer: [(event: InputEvent, sync: Bool)] = []
         loop: while true {
             var fds = [pollfd(fd: dev.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop[0], events: Int16(POLLIN), revents: 0)]
-            let timeout = deadline.map { Int32(max(0, ($0 - monotonicMicros()) / 1000)) } ?? -1
+            let timeout = deadline.map { Int32(max(0, ($0 - MonotonicClock.now().microseconds) / 1000)) } ?? -1
             let rc = poll(&fds, 2, timeout)
             if rc < 0 && errno == EINTR { continue }
             if rc == 0 || fds[1].revents != 0 { break }
@@ -101,11 +99,5 @@ struct RecordCommand: ParsableCommand {
             }
         }
         if fd != 1 { close(fd) }
-    }
-
-    private func monotonicMicros() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
     }
 }

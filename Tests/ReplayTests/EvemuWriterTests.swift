@@ -13,9 +13,7 @@ import Testing
         "03-atmel-maxtouch-touchscreen-4finger-drag.libinput.yml",
     ]
 
-    static func names(_ type: EventType, _ code: UInt16) -> String? {
-        code == UInt16.max ? EventNames.typeName(type) : EventNames.codeName(type, code)
-    }
+    static let names = EvemuWriter.Names(type: EventNames.typeName, code: EventNames.codeName)
 
     @Test(arguments: fixtures)
     func roundTrip(_ name: String) throws {

@@ -17,7 +17,7 @@ func replayTranscript(_ name: String) throws -> [String] {
 @Suite(.serialized) struct SocketStreamTests {
     @Test func greetingNamesProtocolVersionAndFeatures() async throws {
         let d = try await TestDaemon()
-        let socket = try LineSocketFactory.open(d.path)
+        let socket = try LineSocket(path: d.path)
         let hello = try #require(try socket.readLine(timeout: 5)).json
         #expect(hello["type"] as? String == "hello")
         #expect(hello["protocol"] as? Int == ProtocolVersion.current)
@@ -144,8 +144,4 @@ func replayTranscript(_ name: String) throws -> [String] {
         }
         #expect(cancelled == 4)
     }
-}
-
-enum LineSocketFactory {
-    static func open(_ path: String) throws -> StrokeClient.LineSocket { try StrokeClient.LineSocket(path: path) }
 }
