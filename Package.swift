@@ -73,6 +73,12 @@ let package = Package(
             ],
             path: "Benchmarks/strokes-daemon-bench"
         ),
+        // Runs inside the QEMU guest of Scripts/kernel-test.sh (README, "Tests through a real kernel").
+        .executableTarget(
+            name: "strokes-e2e",
+            dependencies: ["Evdev", "InputCore", "StrokeRecording", "StrokeReplay", "StrokeTracker", "StrokeProtocol", "StrokeClient"],
+            path: "KernelTests/strokes-e2e"
+        ),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCore"]),
         .testTarget(name: "StrokeRecordingTests", dependencies: ["StrokeRecording", "InputCore"]),

@@ -4,19 +4,21 @@
 # Idempotent; runs apt only when something is missing. Needs root (or sudo).
 set -euo pipefail
 
-# systemd: systemd-analyze verifies the units; python3: the example client is exercised by a test.
-packages=(libevdev-dev pkg-config systemd python3)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-    sudo=""
+# Installs the Debian packages named that are missing (apt only when something is).
+ensure_packages() {
+    local missing=() p sudo=""
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    ((${#missing[@]})) || return 0
     [[ $(id -u) -eq 0 ]] || sudo="sudo"
     echo "setup: installing ${missing[*]}" >&2
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+}
+
+# systemd: systemd-analyze verifies the units; python3: the example client is exercised by a test.
+ensure_packages libevdev-dev pkg-config systemd python3
 if ! command -v swift >/dev/null; then
     [[ -x /opt/swift/usr/bin/swift ]] && export PATH="/opt/swift/usr/bin:$PATH"
 fi

@@ -19,3 +19,20 @@ if [[ $status -ne 0 || -z "$passed" ]]; then
     exit 1
 fi
 echo "tests: $passed passed, 0 failed"
+
+# Through a real kernel: uinput devices in a QEMU guest, read by the daemon (Scripts/kernel-test.sh).
+# STROKES_SKIP_KERNEL_TESTS=1 leaves it out (e.g. on a machine without network for the kernel).
+if [[ ${STROKES_SKIP_KERNEL_TESTS:-0} == 1 ]]; then
+    echo "kernel tests: skipped (STROKES_SKIP_KERNEL_TESTS=1)"
+    exit 0
+fi
+kernel_log=$(mktemp)
+trap 'rm -f "$log" "$kernel_log"' EXIT
+if bash Scripts/kernel-test.sh 2>&1 | tee "$kernel_log" | grep -E '^(E2E|kernel-test)'; then :; fi
+if grep -q '^kernel-test: pass' "$kernel_log"; then
+    echo "kernel tests: $(grep -c '^E2E PASS' "$kernel_log") scenarios passed"
+else
+    echo "kernel tests: FAILED (the end of the guest log follows; rerun alone: bash Scripts/kernel-test.sh)"
+    tail -50 "$kernel_log"
+    exit 1
+fi

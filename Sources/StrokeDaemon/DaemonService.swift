@@ -31,20 +31,23 @@ public final class DaemonService: @unchecked Sendable {
         options.mode = configuration.socketMode
         options.group = configuration.socketGroup
         options.groupRequired = configuration.socketGroupConfigured
+        var opened: [any StrokeSource] = try await loop.submit { try self.openReplay(daemon) }.get()
+        if configuration.replay == nil {
+            // Live devices: opened (and seeded) before the socket exists, so that the first client's
+            // snapshot already holds the contacts that were down at start; read on their own thread.
+            let live = EvdevSource(daemon: daemon, configuration: configuration, logger: logger)
+            live.start()
+            opened.append(live)
+        }
+        let sources = opened
+
         let server: SocketServer
         do {
             server = try await SocketServer.start(daemon: daemon, options: options, logger: logger)
         } catch {
+            try? await loop.submit { for s in sources { s.stop() } }.get()
             try? await group.shutdownGracefully()
             throw error
-        }
-
-        var sources: [any StrokeSource] = try await loop.submit { try self.openReplay(daemon) }.get()
-        if configuration.replay == nil {
-            // Live devices: opened (and seeded) before READY, read on their own thread.
-            let live = EvdevSource(daemon: daemon, configuration: configuration, logger: logger)
-            live.start()
-            sources.append(live)
         }
 
         let stop = SignalLatch()

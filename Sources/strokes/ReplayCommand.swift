@@ -34,8 +34,25 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "How many completed strokes the tracker keeps.")
     var history = 256
 
+    @Flag(help: ArgumentHelp(
+        "Instead of decoding: create the recording's devices through /dev/uinput and play its frames into them.",
+        discussion: "Prints 'device N: NODE NAME' per device, then plays with the recorded timing. Every input stack on the machine sees the virtual devices."))
+    var uinput = false
+
+    @Option(help: "With --uinput: playback speed (2 = twice as fast, 0 = as fast as possible).")
+    var speed: Double = 1
+
+    @Flag(help: "With --uinput: wait for a line on standard input before playing, and another before removing the devices.")
+    var wait = false
+
+    @Option(help: "With --uinput and no --wait: seconds to pause after creating the devices (for readers to open them) and before removing them.")
+    var settle: Double = 1
+
     func validate() throws {
         guard history >= 0 else { throw ValidationError("--history must not be negative") }
+        guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more") }
+        guard settle >= 0, settle.isFinite else { throw ValidationError("--settle must be 0 or more") }
+        if uinput && (summary || realtime) { throw ValidationError("--uinput plays into devices; it cannot be combined with --summary or --realtime") }
     }
 
     func run() throws {
@@ -43,6 +60,10 @@ struct ReplayCommand: ParsableCommand {
         defer { out.flush() }
         for file in files {
             let recording = try loadRecording(file, flushing: &out)
+            if uinput {
+                try UinputPlayback(speed: speed, wait: wait, settle: settle).play(recording, file: file)
+                continue
+            }
             for (index, device) in recording.devices.enumerated() {
                 if let tail = device.truncatedTail {
                     printError(
@@ -90,9 +111,12 @@ struct ReplayCommand: ParsableCommand {
     }
 }
 
-/// Sleeps so that frames come out with their recorded spacing.
+/// Sleeps so that frames come out with their recorded spacing (divided by `speed`).
 struct Pacer {
+    var speed: Double
     private var origin: (recorded: Int64, wall: ContinuousClock.Instant)?
+
+    init(speed: Double = 1) { self.speed = speed }
 
     mutating func wait(until time: Timestamp) {
         let now = ContinuousClock.now
@@ -100,7 +124,7 @@ struct Pacer {
             self.origin = (time.microseconds, now)
             return
         }
-        let due = origin.wall + .microseconds(time.microseconds - origin.recorded)
+        let due = origin.wall + .microseconds(Int64(Double(time.microseconds - origin.recorded) / speed))
         let delay = now.duration(to: due)
         guard delay > .zero else { return }
         let (seconds, attoseconds) = delay.components

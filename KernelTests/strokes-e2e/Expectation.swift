@@ -1,0 +1,105 @@
+import Foundation
+import InputCore
+import StrokeProtocol
+import StrokeRecording
+import StrokeReplay
+import StrokeTracker
+
+/// What `strokes replay` makes of a device's events as the kernel passes them on
+/// (`KernelInputFilter`): the reference a live run through the kernel must match.
+struct Expectation {
+    /// Stroke events as `strokes replay` prints them.
+    var lines: [String]
+    /// Strokes still down after the last frame, by replay stroke id.
+    var stillActive: [UInt64]
+    /// Frames the kernel drops because every event in them repeats a value it already has.
+    var framesDropped: Int
+    var began: Int { lines.filter { $0.hasPrefix(#"{"type":"began""#) }.count }
+    var ended: Int { lines.filter { $0.hasPrefix(#"{"type":"ended""#) }.count }
+
+    init(description: DeviceDescription, events: [InputEvent]) throws {
+        let filtered = KernelInputFilter.apply(events, description: description)
+        framesDropped = events.filter(\.isSynReport).count - filtered.filter(\.isSynReport).count
+        let recording = Recording(
+            format: .evemu(major: 1, minor: 3), devices: [RecordedDevice(description: description, events: filtered)])
+        var replayer = try Replayer(recording: recording)
+        let geometry = replayer.devices[0].geometry
+        lines = replayer.runToEnd().map { $0.json(geometry: geometry) }
+        stillActive = replayer.tracker.live.map { $0.id.rawValue }.sorted()
+    }
+}
+
+/// The recording's frames (events up to and including each `SYN_REPORT`), for writing into uinput.
+func frames(of recording: Recording) -> [[InputEvent]] {
+    var out: [[InputEvent]] = []
+    var pending: [InputEvent] = []
+    for e in recording.devices[0].events {
+        if e.type == .syn && e.code == SynCode.dropped {
+            pending.removeAll()
+            continue
+        }
+        pending.append(e)
+        if e.type == .syn && e.code == SynCode.report {
+            out.append(pending)
+            pending.removeAll()
+        }
+    }
+    return out
+}
+
+/// A stroke event reduced to what must be equal between a replay and a live run: everything but
+/// the daemon's own numbering (`seq`, `device`), the clock (`time`) and the stroke id, which is
+/// replaced by the order in which strokes first appear.
+struct Normalizer {
+    private var order: [Int64: Int] = [:]
+
+    mutating func normalize(_ line: String) -> String {
+        guard var object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+            return "unparseable: " + line
+        }
+        for key in ["seq", "device", "time"] { object[key] = nil }
+        if let id = (object["stroke"] as? NSNumber)?.int64Value {
+            let index = order[id] ?? order.count + 1
+            order[id] = index
+            object["stroke"] = index
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Compares two event streams line by line after normalising, naming the first difference.
+func compare(expected: [String], actual: [String], what: String) throws {
+    var a = Normalizer()
+    var b = Normalizer()
+    let want = expected.map { a.normalize($0) }
+    let got = actual.map { b.normalize($0) }
+    for i in 0..<min(want.count, got.count) where want[i] != got[i] {
+        throw Failure("\(what): event \(i + 1) differs\n  expected \(want[i])\n  received \(got[i])")
+    }
+    try check(
+        want.count == got.count,
+        "\(what): expected \(want.count) stroke events, received \(got.count)"
+            + (got.count > want.count ? "; the first extra: \(got[want.count])" : ""))
+}
+
+/// Every `began` is followed by exactly one `ended` or `cancelled` and nothing after it.
+func checkLifecycles(_ events: [Received], what: String) throws {
+    var state: [Int64: String] = [:]
+    for e in events {
+        guard let id = e.int("stroke") else { continue }
+        switch (state[id], e.type) {
+        case (nil, "began"), ("began", "moved"), ("moved", "moved"): state[id] = "moved"
+        case ("moved", "ended"), ("moved", "cancelled"), ("began", "ended"), ("began", "cancelled"): state[id] = "done"
+        default: throw Failure("\(what): stroke \(id): \(e.type) after \(state[id] ?? "nothing"): \(e.line)")
+        }
+    }
+    let open = state.filter { $0.value != "done" }.keys.sorted()
+    try check(open.isEmpty, "\(what): strokes \(open) never ended or were cancelled")
+}
+
+/// Percentiles of a sample, in the sample's unit.
+func percentile(_ sorted: [Int64], _ p: Double) -> Int64 {
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+}

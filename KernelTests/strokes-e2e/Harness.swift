@@ -1,0 +1,303 @@
+import Evdev
+import Foundation
+import StrokeClient
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A check that did not hold. The message says what was expected and what came.
+struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    if !condition { throw Failure(message()) }
+}
+
+/// Microseconds of `CLOCK_MONOTONIC`, the clock the daemon stamps events with.
+func now() -> Int64 { MonotonicClock.now().microseconds }
+
+func log(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// A child process, spawned and reaped with plain POSIX calls: Foundation's `Process` watches
+/// children through a run-loop socket that a bare initramfs cannot always make.
+final class Spawned {
+    let pid: pid_t
+    let name: String
+    private var status: Int32?
+    /// The write end of the child's standard input, or -1.
+    private(set) var stdinWriter: Int32 = -1
+    /// The read end of the child's standard output, or -1.
+    private(set) var stdoutReader: Int32 = -1
+
+    /// Starts `executable`. Its standard input is a pipe we hold, or `stdinFile`; its standard
+    /// output a pipe we read when `captureOutput`, else the console.
+    init(_ executable: String, _ arguments: [String], stdinFile: String? = nil, captureOutput: Bool = false) throws {
+        name = (executable as NSString).lastPathComponent
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var toClose: [Int32] = []
+        if let stdinFile {
+            posix_spawn_file_actions_addopen(&actions, 0, stdinFile, O_RDONLY, 0)
+        } else {
+            var p: [Int32] = [-1, -1]
+            guard pipe(&p) == 0 else { throw Failure("pipe: \(String(cString: strerror(errno)))") }
+            posix_spawn_file_actions_adddup2(&actions, p[0], 0)
+            posix_spawn_file_actions_addclose(&actions, p[1])
+            toClose.append(p[0])
+            stdinWriter = p[1]
+        }
+        if captureOutput {
+            var p: [Int32] = [-1, -1]
+            guard pipe(&p) == 0 else { throw Failure("pipe: \(String(cString: strerror(errno)))") }
+            posix_spawn_file_actions_adddup2(&actions, p[1], 1)
+            posix_spawn_file_actions_addclose(&actions, p[0])
+            toClose.append(p[1])
+            stdoutReader = p[0]
+        }
+        for fd in [stdinWriter, stdoutReader] where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        for fd in toClose { close(fd) }
+        guard rc == 0 else { throw Failure("cannot run \(executable): \(String(cString: strerror(rc)))") }
+        pid = child
+    }
+
+    deinit {
+        if stdinWriter >= 0 { close(stdinWriter) }
+        if stdoutReader >= 0 { close(stdoutReader) }
+    }
+
+    /// Whether it still runs (reaps it when it has ended).
+    var isRunning: Bool {
+        if status != nil { return false }
+        var raw: Int32 = 0
+        let rc = waitpid(pid, &raw, WNOHANG)
+        if rc == pid {
+            // WIFEXITED → exit status; a signal → 128 + signal, as shells say.
+            let signalled = raw & 0x7f
+            status = signalled == 0 ? (raw >> 8) & 0xff : 128 + signalled
+            return false
+        }
+        return rc == 0
+    }
+
+    func signal(_ sig: Int32) { if isRunning { kill(pid, sig) } }
+
+    /// Waits for the end; SIGKILL after `timeout` seconds. The exit status (128 + signal when killed).
+    @discardableResult
+    func wait(timeout: Double) -> Int32 {
+        let deadline = now() + Int64(timeout * 1_000_000)
+        while isRunning && now() < deadline { usleep(10_000) }
+        if isRunning {
+            kill(pid, SIGKILL)
+            while isRunning { usleep(10_000) }
+        }
+        return status ?? -1
+    }
+
+    func sendLine() {
+        var nl: UInt8 = 0x0a
+        _ = Glibc.write(stdinWriter, &nl, 1)
+    }
+
+    /// Reads standard output until a line satisfies `match`.
+    func readLine(timeout: Double, where match: (String) -> Bool) throws -> String {
+        let deadline = now() + Int64(timeout * 1_000_000)
+        var pending = ""
+        while now() < deadline {
+            var p = pollfd(fd: stdoutReader, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 100) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = Glibc.read(stdoutReader, &buffer, buffer.count)
+            guard n > 0 else { break }
+            pending += String(decoding: buffer[..<n], as: UTF8.self)
+            while let nl = pending.firstIndex(of: "\n") {
+                let line = String(pending[..<nl])
+                pending = String(pending[pending.index(after: nl)...])
+                if match(line) { return line }
+            }
+        }
+        throw Failure("\(name) printed no expected line within \(timeout) s")
+    }
+}
+
+/// A `strokes daemon` child serving live devices (no `--replay`). Its log goes straight to the
+/// console: nothing here must be left unread.
+final class DaemonProcess {
+    let socket: String
+    private let child: Spawned
+
+    init(strokes: String, socket: String) throws {
+        self.socket = socket
+        unlink(socket)
+        child = try Spawned(strokes, ["daemon", "--socket", socket, "--log-level", "notice"], stdinFile: "/dev/null")
+        let deadline = now() + 60_000_000
+        while (try? LineSocket(path: socket)) == nil {
+            guard child.isRunning else { throw Failure("the daemon exited at start (status \(child.wait(timeout: 0)))") }
+            guard now() < deadline else { throw Failure("the daemon's socket did not appear within 60 s") }
+            usleep(50_000)
+        }
+    }
+
+    func signal(_ sig: Int32) { child.signal(sig) }
+
+    /// SIGTERM, then waits; SIGKILL after `timeout` seconds. Returns the exit status.
+    @discardableResult
+    func stop(timeout: Double = 20) -> Int32 {
+        child.signal(SIGTERM)
+        return child.wait(timeout: timeout)
+    }
+}
+
+/// One protocol message as a subscriber received it.
+struct Received {
+    var line: String
+    var object: [String: Any]
+    /// `CLOCK_MONOTONIC` µs when the line was read from the socket.
+    var at: Int64
+    var type: String { object["type"] as? String ?? "" }
+    func int(_ key: String) -> Int64? { (object[key] as? NSNumber)?.int64Value }
+    var isStroke: Bool { ["began", "moved", "ended", "cancelled"].contains(type) }
+}
+
+/// A client subscribed to everything, reading on its own thread.
+///
+/// The reader thread only stamps and stores lines (and counts stroke events per device with a
+/// cheap scan): JSON parsing is left to whoever asks for `all`, so that on the guest's one
+/// emulated CPU the client's own work neither delays the daemon nor inflates the latency it
+/// measures.
+final class Subscriber: @unchecked Sendable {
+    private let socket: LineSocket
+    private let lock = NSLock()
+    private var lines: [(line: String, at: Int64)] = []
+    private var parsed: [Received] = []
+    private var strokeCounts: [Int64: Int] = [:]
+    private var closed = false
+    private var thread: Thread?
+
+    init(path: String) throws {
+        socket = try LineSocket(path: path)
+        try socket.send(#"{"id":1,"request":"subscribe"}"#)
+        let t = Thread { [self] in readLoop() }
+        thread = t
+        t.start()
+        _ = try waitFor("the subscribe reply", timeout: 20) { $0.contains { $0.type == "snapshot" } }
+    }
+
+    private static let strokePrefixes = ["began", "moved", "ended", "cancelled"].map { #"{"type":""# + $0 + #"""# }
+
+    /// The `device` of a stroke event line, without parsing it (the daemon writes stroke events
+    /// with `type` first and one `"device":` key).
+    private static func strokeDevice(_ line: String) -> Int64? {
+        guard strokePrefixes.contains(where: { line.hasPrefix($0) }),
+            let key = line.range(of: #""device":"#)
+        else { return nil }
+        return Int64(line[key.upperBound...].prefix { $0.isNumber })
+    }
+
+    private func readLoop() {
+        // Blocking reads: nil (end of stream) or an error ends the loop.
+        while let line = try? socket.readLine() {
+            let at = now()
+            let device = Subscriber.strokeDevice(line)
+            lock.lock()
+            lines.append((line, at))
+            if let device { strokeCounts[device, default: 0] += 1 }
+            lock.unlock()
+        }
+        lock.lock()
+        closed = true
+        lock.unlock()
+    }
+
+    /// Everything received so far, parsed.
+    var all: [Received] {
+        lock.lock()
+        defer { lock.unlock() }
+        while parsed.count < lines.count {
+            let (line, at) = lines[parsed.count]
+            let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+            parsed.append(Received(line: line, object: object, at: at))
+        }
+        return parsed
+    }
+
+    var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return closed
+    }
+
+    /// Waits until `condition` holds over everything received so far; throws after `timeout` s.
+    @discardableResult
+    func waitFor(_ what: String, timeout: Double, _ condition: ([Received]) -> Bool) throws -> [Received] {
+        let deadline = now() + Int64(timeout * 1_000_000)
+        var checked = -1
+        while true {
+            // Re-check only when something arrived, and not often: the guest has one CPU, and
+            // the daemon under test needs it.
+            if count != checked {
+                let got = all
+                checked = got.count
+                if condition(got) { return got }
+            }
+            if now() > deadline { throw Failure("timed out after \(timeout) s waiting for \(what)") }
+            if isClosed { throw Failure("the daemon closed the connection while waiting for \(what)") }
+            usleep(50_000)
+        }
+    }
+
+    /// The first `deviceAdded` named `name` among the messages after the first `after`, once
+    /// it comes: its device id and node.
+    func deviceAdded(name: String, after: Int, timeout: Double = 30) throws -> (id: Int64, path: String) {
+        func find(_ got: [Received]) -> Received? {
+            got.dropFirst(after).first { $0.type == "deviceAdded" && $0.object["name"] as? String == name }
+        }
+        let added = find(try waitFor("deviceAdded for \"\(name)\"", timeout: timeout) { find($0) != nil })!
+        return (added.int("device")!, added.object["path"] as? String ?? "")
+    }
+
+    func deviceRemoved(_ device: Int64, timeout: Double = 30) throws {
+        try waitFor("deviceRemoved for device \(device)", timeout: timeout) {
+            $0.contains { $0.type == "deviceRemoved" && $0.int("device") == device }
+        }
+    }
+
+    func strokeCount(device: Int64) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return strokeCounts[device, default: 0]
+    }
+
+    /// Waits until `condition` holds, checking it every 50 ms; throws after `timeout` s.
+    func waitUntil(_ what: String, timeout: Double, _ condition: () -> Bool) throws {
+        let deadline = now() + Int64(timeout * 1_000_000)
+        while !condition() {
+            if now() > deadline { throw Failure("timed out after \(timeout) s waiting for \(what)") }
+            if isClosed { throw Failure("the daemon closed the connection while waiting for \(what)") }
+            usleep(50_000)
+        }
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines.count
+    }
+
+    func strokeEvents(device: Int64) -> [Received] {
+        all.filter { $0.isStroke && $0.int("device") == device }
+    }
+
+    func request(_ line: String) throws { try socket.send(line) }
+
+    func close() { socket.shutdownWrite() }
+}

@@ -1,0 +1,107 @@
+import CLibevdev
+import InputCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A virtual input device made through `/dev/uinput` with libevdev's uinput API, from a
+/// recording's device description. Every input stack on the machine sees it as a real device;
+/// it disappears when this object is released (or `destroy()` is called).
+///
+/// Axes are created with fuzz 0: recorded values have already been through the kernel's fuzz
+/// filter once (`input_defuzz_abs_event`), and filtering them again would change them.
+public final class UinputDevice {
+    private var dev: OpaquePointer?
+    private var uidev: OpaquePointer?
+    /// The `/dev/input/eventN` node, once the kernel has made it.
+    public private(set) var devnode: String?
+
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public var what: String
+        public var errno: Int32
+        public var description: String {
+            var text = "\(what): \(String(cString: strerror(errno)))"
+            if errno == ENOENT || errno == EACCES {
+                text += " (is the uinput module loaded and /dev/uinput writable?)"
+            }
+            return text
+        }
+    }
+
+    /// Creates the device. Its node may take a moment to appear: see `devnode`.
+    public init(description: DeviceDescription) throws {
+        guard let dev = libevdev_new() else { throw Error(what: "libevdev_new", errno: ENOMEM) }
+        self.dev = dev
+        libevdev_set_name(dev, description.name.isEmpty ? "strokes virtual device" : description.name)
+        libevdev_set_id_bustype(dev, Int32(description.id.bustype))
+        libevdev_set_id_vendor(dev, Int32(description.id.vendor))
+        libevdev_set_id_product(dev, Int32(description.id.product))
+        libevdev_set_id_version(dev, Int32(description.id.version))
+        for property in description.properties.sorted() {
+            _ = libevdev_enable_property(dev, UInt32(property))
+        }
+        for (type, codes) in description.codes.sorted(by: { $0.key < $1.key }) where type != .syn {
+            // EV_REP carries values, not capabilities; uinput devices repeat with the kernel's defaults.
+            if type == .rep { continue }
+            _ = libevdev_enable_event_type(dev, UInt32(type.rawValue))
+            for code in codes.sorted() {
+                if type == .abs {
+                    let a = description.absInfo[code] ?? AbsInfo(minimum: 0, maximum: 0)
+                    var info = input_absinfo(
+                        value: a.value, minimum: a.minimum, maximum: a.maximum, fuzz: 0, flat: a.flat,
+                        resolution: a.resolution)
+                    _ = libevdev_enable_event_code(dev, UInt32(type.rawValue), UInt32(code), &info)
+                } else {
+                    _ = libevdev_enable_event_code(dev, UInt32(type.rawValue), UInt32(code), nil)
+                }
+            }
+        }
+        var made: OpaquePointer?
+        let rc = libevdev_uinput_create_from_device(dev, Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue), &made)
+        guard rc == 0, let made else {
+            libevdev_free(dev)
+            self.dev = nil
+            throw Error(what: "cannot create a uinput device", errno: -rc)
+        }
+        uidev = made
+        devnode = libevdev_uinput_get_devnode(made).map { String(cString: $0) }
+    }
+
+    deinit { destroy() }
+
+    /// Waits up to `timeout` seconds for the kernel to create the device node, and returns it.
+    public func waitForDevnode(timeout: Double = 5) -> String? {
+        guard let uidev else { return nil }
+        let deadline = MonotonicClock.now().microseconds + Int64(timeout * 1_000_000)
+        while devnode == nil || access(devnode!, F_OK) != 0 {
+            devnode = libevdev_uinput_get_devnode(uidev).map { String(cString: $0) }
+            if MonotonicClock.now().microseconds > deadline { return nil }
+            usleep(10_000)
+        }
+        return devnode
+    }
+
+    /// Writes one event. The kernel stamps it with the time of the write; a `SYN_REPORT` hands the
+    /// frame to readers.
+    public func write(type: EventType, code: UInt16, value: Int32) throws {
+        guard let uidev else { throw Error(what: "the device was destroyed", errno: ENODEV) }
+        let rc = libevdev_uinput_write_event(uidev, UInt32(type.rawValue), UInt32(code), value)
+        guard rc == 0 else { throw Error(what: "uinput write", errno: -rc) }
+    }
+
+    /// Writes `events` and, unless the last one already is one, a closing `SYN_REPORT`.
+    public func writeFrame(_ events: [InputEvent]) throws {
+        for e in events { try write(type: e.type, code: e.code, value: e.value) }
+        if let last = events.last, last.type == .syn, last.code == SynCode.report { return }
+        try write(type: .syn, code: SynCode.report, value: 0)
+    }
+
+    /// Removes the device from the system: readers get `ENODEV`.
+    public func destroy() {
+        if let uidev { libevdev_uinput_destroy(uidev) }
+        if let dev { libevdev_free(dev) }
+        uidev = nil
+        dev = nil
+    }
+}

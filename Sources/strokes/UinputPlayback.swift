@@ -1,0 +1,102 @@
+import ArgumentParser
+import Evdev
+import InputCore
+import StrokeRecording
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `strokes replay --uinput`: recreates a recording's devices through `/dev/uinput` and writes
+/// its frames into them with their recorded timing, so that every input stack on the machine
+/// (strokes, libinput, a compositor) sees them as if the hardware were there. Like
+/// `libinput replay`.
+struct UinputPlayback {
+    var speed: Double
+    /// Read a line from standard input before playing and another before removing the devices.
+    var wait: Bool
+    /// Without `wait`: seconds to give readers to open the new devices, and to read the last frame.
+    var settle: Double
+
+    private struct TimedFrame {
+        var device: Int
+        var time: Timestamp
+        var events: [InputEvent]
+    }
+
+    func play(_ recording: Recording, file: String) throws {
+        var devices: [UinputDevice] = []
+        for (index, recorded) in recording.devices.enumerated() {
+            let device: UinputDevice
+            do {
+                device = try UinputDevice(description: recorded.description)
+            } catch {
+                printError("\(file): device \(index + 1): \(error)")
+                throw ExitCode(69)  // EX_UNAVAILABLE
+            }
+            guard let node = device.waitForDevnode() else {
+                printError("\(file): device \(index + 1): the kernel made no /dev/input node")
+                throw ExitCode(69)
+            }
+            devices.append(device)
+            writeAll(1, Array("device \(index + 1): \(node) \(recorded.description.name)\n".utf8))
+        }
+        let (frames, skipped) = Self.frames(of: recording)
+        if skipped > 0 {
+            printError("\(file): \(skipped) SYN_DROPPED markers skipped: a virtual device cannot lose events on purpose")
+        }
+        pause()
+        var pacer = Pacer(speed: speed)
+        let started = ContinuousClock.now
+        for frame in frames {
+            if speed > 0 { pacer.wait(until: frame.time) }
+            do {
+                try devices[frame.device].writeFrame(frame.events)
+            } catch {
+                printError("\(file): \(error)")
+                throw ExitCode(74)  // EX_IOERR
+            }
+        }
+        let recorded = Double((frames.last?.time.microseconds ?? 0) - (frames.first?.time.microseconds ?? 0)) / 1e6
+        let took = started.duration(to: .now)
+        let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+        printError("\(file): played \(frames.count) frames in \(String(format: "%.2f", seconds)) s (recorded: \(String(format: "%.2f", recorded)) s)")
+        pause()
+        for d in devices { d.destroy() }
+    }
+
+    private func pause() {
+        if wait {
+            var byte: UInt8 = 0
+            while read(0, &byte, 1) == 1 && byte != 0x0a {}
+        } else if settle > 0 {
+            usleep(UInt32(settle * 1_000_000))
+        }
+    }
+
+    /// The recording's frames, `SYN_REPORT` included, of all devices in time order. Events after
+    /// the last `SYN_REPORT` are left out (a replay cannot apply them either), and so are
+    /// `SYN_DROPPED` markers with the partial frame before them.
+    private static func frames(of recording: Recording) -> ([TimedFrame], Int) {
+        var frames: [TimedFrame] = []
+        var skipped = 0
+        for (index, device) in recording.devices.enumerated() {
+            var pending: [InputEvent] = []
+            for e in device.events {
+                if e.type == .syn && e.code == SynCode.dropped {
+                    pending.removeAll()
+                    skipped += 1
+                    continue
+                }
+                pending.append(e)
+                if e.type == .syn && e.code == SynCode.report {
+                    frames.append(TimedFrame(device: index, time: e.time, events: pending))
+                    pending.removeAll()
+                }
+            }
+        }
+        // Stable: frames of one device keep their order when times tie.
+        let order = frames.indices.sorted { (frames[$0].time, $0) < (frames[$1].time, $1) }
+        return (order.map { frames[$0] }, skipped)
+    }
+}
