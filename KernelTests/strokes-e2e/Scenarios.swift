@@ -32,9 +32,9 @@ final class Scenarios {
     /// Plays `file` into a new uinput device (with `strokes replay --uinput` or evemu's tools) at its
     /// recorded pace; the daemon must publish exactly what `strokes replay` prints for it, then
     /// cancel the strokes still down when the device goes.
-    func lifecycle(_ file: String, player: Player) throws -> String {
-        let path = fixtures + "/" + file
-        let recording = try recording(file)
+    func lifecycle(_ file: String, player: Player, path explicit: String? = nil) throws -> String {
+        let path = explicit ?? fixtures + "/" + file
+        let recording = try RecordingReader.read(path: path)
         let events = recording.devices[0].events
         let t0 = now()
         let expected = try Expectation(description: recording.devices[0].description, events: events)
@@ -87,6 +87,51 @@ final class Scenarios {
         latencies += mine
         return "\(got.count) stroke events identical to strokes replay (\(expected.began) began, \(expected.ended) ended, "
             + "\(tail.count) cancelled at removal; \(expected.framesDropped) frames the kernel drops as repeats) via \(node)"
+    }
+
+    /// Records a device with `strokes record` (evemu and YAML at once) while a recording plays
+    /// into it, then checks the captures: `strokes replay` of each gives the original's strokes,
+    /// and evemu's own tools replay the evemu capture into the kernel, where the daemon sees
+    /// those strokes again.
+    func recordRoundTrip(_ file: String) throws -> String {
+        let recording = try recording(file)
+        let description = recording.devices[0].description
+        let expected = try Expectation(description: description, events: recording.devices[0].events)
+        let captures = ["/tmp/capture.evemu", "/tmp/capture.yml"]
+        for c in captures { unlink(c) }
+        let mark = client.count
+        let player = try Spawned(strokes, ["replay", "--uinput", "--wait", fixtures + "/" + file])
+        defer { player.wait(timeout: 0) }
+        let (device, node) = try client.deviceAdded(name: description.name, after: mark)
+        let recorders = try captures.map { try Spawned(strokes, ["record", node, "-o", $0], stdinFile: "/dev/null") }
+        defer { for r in recorders { r.wait(timeout: 0) } }
+        try client.waitUntil("strokes record to write its headers", timeout: 30) {
+            captures.allSatisfy { (try? String(contentsOfFile: $0, encoding: .utf8))?.contains("events:") == true
+                || (try? String(contentsOfFile: $0, encoding: .utf8))?.contains("Waiting for events") == true }
+        }
+        player.sendLine()
+        try client.waitUntil("the recording's strokes", timeout: 60) { client.strokeCount(device: device) >= expected.lines.count }
+        // Let the recorders take the last frame too: the daemon has it, so the kernel handed it out.
+        usleep(300_000)
+        for r in recorders {
+            r.signal(SIGINT)
+            try check(r.wait(timeout: 30) == 0, "strokes record did not exit 0 on SIGINT")
+        }
+        player.sendLine()
+        try check(player.wait(timeout: 30) == 0, "strokes replay --uinput failed")
+        try client.deviceRemoved(device)
+
+        var sizes: [String] = []
+        for capture in captures {
+            let captured = try RecordingReader.read(path: capture)
+            let replayed = try Expectation(description: captured.devices[0].description, events: captured.devices[0].events)
+            try check(replayed.framesDropped == 0, "\(capture) holds \(replayed.framesDropped) frames the kernel would not pass")
+            try compare(expected: expected.lines, actual: replayed.lines, what: "strokes replay \(capture)")
+            sizes.append("\(capture) (\(captured.format), \(captured.devices[0].events.count) events)")
+        }
+        let again = try lifecycle(file + " (captured)", player: .evemu, path: captures[0])
+        return "captured \(node) as \(sizes.joined(separator: " and ")); strokes replay of each matches; "
+            + "evemu-device + evemu-play of the evemu capture: \(again)"
     }
 
     /// Removes a device while fingers are down: their strokes are cancelled (`deviceRemoved`)

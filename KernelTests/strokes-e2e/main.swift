@@ -67,6 +67,7 @@ if evemu {
         let theirs = try scenarios.lifecycle(fourFinger, player: .evemu)
         return "strokes replay --uinput: \(ours); evemu-device + evemu-play: \(theirs)"
     }
+    run("record-round-trip \(fourFinger)") { try scenarios.recordRoundTrip(fourFinger) }
 }
 run("device-removed-mid-stroke") { try scenarios.removalMidStroke(fourFinger) }
 run("syn-dropped-flood") { try scenarios.flood(tenFinger) }

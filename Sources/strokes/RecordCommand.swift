@@ -11,12 +11,17 @@ import Glibc
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record a live device in evemu format, readable by strokes replay and evemu-play.",
+        abstract: "Record a live device in evemu format or as libinput record YAML, readable by strokes replay.",
         discussion: """
-            The header holds the device description and, as comments, the slot state when recording \
+            evemu files are also read by evemu-play and evemu-device; YAML by libinput's tools. The \
+            header holds the device description and, as comments, the slot state when recording \
             started. Stops on Ctrl-C (SIGINT), SIGTERM, or after --duration.
             """
     )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case evemu, yaml
+    }
 
     @Argument(help: "The device: /dev/input/eventN or a /dev/input/by-id or by-path link.")
     var device: String
@@ -26,6 +31,13 @@ struct RecordCommand: ParsableCommand {
 
     @Option(name: .long, help: "Stop after this many seconds.")
     var duration: Double?
+
+    @Option(name: .long, help: "evemu or yaml (libinput record). Default: yaml for a .yml/.yaml output, else evemu.")
+    var format: Format?
+
+    private var chosenFormat: Format {
+        format ?? ((output.hasSuffix(".yml") || output.hasSuffix(".yaml")) ? .yaml : .evemu)
+    }
 
     func run() throws {
         let dev: EvdevDevice
@@ -47,8 +59,19 @@ struct RecordCommand: ParsableCommand {
             let axes = s.axes.sorted { $0.key < $1.key }.map { "\(names.code(.abs, $0.key) ?? String($0.key)) \($0.value)" }
             comments.append("Slot \(i): ABS_MT_TRACKING_ID \(s.trackingID), " + axes.joined(separator: ", "))
         }
-        writeAll(fd, Array(EvemuWriter.header(dev.description, names: names, comments: comments).utf8))
-        writeAll(fd, Array("################################\n#      Waiting for events      #\n################################\n".utf8))
+        let yaml = chosenFormat == .yaml
+        if yaml {
+            var uts = utsname()
+            uname(&uts)
+            let kernel = withUnsafeBytes(of: &uts.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            writeAll(fd, Array(LibinputRecordWriter.header(dev.description, node: device, kernel: kernel, names: names, comments: comments).utf8))
+        } else {
+            writeAll(fd, Array(EvemuWriter.header(dev.description, names: names, comments: comments).utf8))
+            writeAll(fd, Array("################################\n#      Waiting for events      #\n################################\n".utf8))
+        }
+        // YAML groups events by frame: the frame being read, and whether it is a resync frame.
+        var frame: [InputEvent] = []
+        var frameIsSync = false
 
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
@@ -80,6 +103,17 @@ struct RecordCommand: ParsableCommand {
             var syncing = false
             for (e, sync) in buffer {
                 if start == nil { start = e.time }
+                if yaml {
+                    frame.append(e)
+                    frameIsSync = frameIsSync || sync
+                    if e.isSynReport {
+                        let note = frameIsSync ? "SYN_DROPPED: the kernel dropped events; libevdev's resync frame" : nil
+                        text += LibinputRecordWriter.frame(frame, start: start!, names: names, comment: note)
+                        frame.removeAll()
+                        frameIsSync = false
+                    }
+                    continue
+                }
                 if sync && !syncing {
                     // The kernel dropped events; what follows is libevdev's state difference.
                     text += "# SYN_DROPPED: the kernel dropped events; libevdev's resync events follow\n"
@@ -97,6 +131,10 @@ struct RecordCommand: ParsableCommand {
                 printError("\(device): read failed: \(String(cString: strerror(e)))")
                 break loop
             }
+        }
+        if yaml && !frame.isEmpty, let start {
+            // Stopped mid-frame: kept, marked; readers report it as a truncated last frame.
+            writeAll(fd, Array(LibinputRecordWriter.frame(frame, start: start, names: names, comment: "incomplete frame: recording stopped before its SYN_REPORT").utf8))
         }
         if fd != 1 { close(fd) }
     }
