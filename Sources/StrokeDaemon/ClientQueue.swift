@@ -24,8 +24,8 @@ public struct ClientQueue<Message: Sendable>: Sendable {
         case overflow
     }
 
-    public let mergeThreshold: Int
-    public let disconnectThreshold: Int
+    public private(set) var mergeThreshold: Int
+    public private(set) var disconnectThreshold: Int
     /// Entries, with nil for those merged away; `entries[i]` has absolute index `base + i`.
     private var entries: [Entry?] = []
     private var head = 0
@@ -38,6 +38,13 @@ public struct ClientQueue<Message: Sendable>: Sendable {
         precondition(mergeThreshold > 0 && disconnectThreshold >= mergeThreshold)
         self.mergeThreshold = mergeThreshold
         self.disconnectThreshold = disconnectThreshold
+    }
+
+    /// New thresholds (a configuration reload): they apply from the next message on.
+    public mutating func setLimits(mergeAfter: Int, disconnectAfter: Int) {
+        precondition(mergeAfter > 0 && disconnectAfter >= mergeAfter)
+        mergeThreshold = mergeAfter
+        disconnectThreshold = disconnectAfter
     }
 
     public var isEmpty: Bool { count == 0 }

@@ -12,7 +12,7 @@ import StrokeTracker
 public final class Daemon: @unchecked Sendable {
     public static let version = "0.2.0"
     public let loop: EventLoop
-    public let settings: Settings
+    public private(set) var settings: Settings
     let logger: Logger
     public private(set) var hub: Hub
     var clients: [UInt64: ClientConnection] = [:]
@@ -41,6 +41,20 @@ public final class Daemon: @unchecked Sendable {
         self.logger = logger
         self.hub = Hub(historyLimit: settings.historyLimit, resumeLimit: settings.resumeLimit)
         self.instance = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+    }
+
+    /// Applies what a configuration reload (SIGHUP) may change while running: queue limits (for
+    /// every client, from its next message), the line limit and the allow-lists (for the next
+    /// request and connection), and each device's calibration (for points from now on). The
+    /// history and resume sizes keep their start values.
+    public func reload(settings new: Settings, calibration: (DeviceInfo) -> Calibration) {
+        loop.preconditionInEventLoop()
+        var s = new
+        s.historyLimit = settings.historyLimit
+        s.resumeLimit = settings.resumeLimit
+        settings = s
+        for client in clients.values { client.queue.setLimits(mergeAfter: s.queue.mergeAfter, disconnectAfter: s.queue.disconnectAfter) }
+        for info in hub.deviceInfos { hub.setCalibration(info.id, calibration(info)) }
     }
 
     // MARK: Sources

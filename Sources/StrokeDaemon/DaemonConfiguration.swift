@@ -55,6 +55,25 @@ public struct DaemonConfiguration: Sendable {
     }
 }
 
+extension DaemonConfiguration {
+    /// The keys whose values differ between `old` and `new` among those a running daemon cannot
+    /// change: they take effect at the next start.
+    public static func restartKeysChanged(from old: DaemonConfiguration, to new: DaemonConfiguration) -> [String] {
+        var keys: [String] = []
+        if old.socketPath != new.socketPath { keys.append("socket.path") }
+        if old.socketMode != new.socketMode { keys.append("socket.mode") }
+        if old.socketGroup != new.socketGroup { keys.append("socket.group") }
+        if old.devices != new.devices { keys.append("devices.match") }
+        if old.grab != new.grab { keys.append("devices.grab") }
+        if old.replay != new.replay { keys.append("devices.replay") }
+        if old.replayLoop != new.replayLoop { keys.append("devices.loop") }
+        if old.replaySpeed != new.replaySpeed { keys.append("devices.speed") }
+        if old.history != new.history { keys.append("history") }
+        if old.resume != new.resume { keys.append("resume") }
+        return keys
+    }
+}
+
 /// Which devices a configuration entry means.
 public struct DeviceSelector: Sendable {
     public let text: String

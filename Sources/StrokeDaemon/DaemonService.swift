@@ -11,16 +11,20 @@ import Glibc
 
 /// Runs the daemon until SIGTERM or SIGINT: binds the socket, opens the sources, tells systemd
 /// it is ready, and at the end cancels live strokes (`shutdown`), says goodbye to the clients,
-/// closes them and removes the socket file. SIGHUP reloads the configuration file.
+/// closes them and removes the socket file. SIGHUP reloads the configuration file (`reload`).
 public final class DaemonService: @unchecked Sendable {
     public let configuration: DaemonConfiguration
     let configPath: String?
     let logger: Logger
 
+    /// The configuration file as last read, to tell which keys a reload changes.
+    private let fileConfiguration: NIOLockedValueBox<DaemonConfiguration?>
+
     public init(configuration: DaemonConfiguration, configPath: String?, logger: Logger) {
         self.configuration = configuration
         self.configPath = configPath
         self.logger = logger
+        fileConfiguration = NIOLockedValueBox(configPath.flatMap { try? DaemonConfiguration.load(path: $0) })
     }
 
     public func run() async throws {
@@ -88,18 +92,9 @@ public final class DaemonService: @unchecked Sendable {
         for sig in [SIGTERM, SIGINT, SIGHUP] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { [logger, configPath] in
+            source.setEventHandler { [self] in
                 if sig == SIGHUP {
-                    guard let configPath else {
-                        logger.info("SIGHUP: no configuration file to reload")
-                        return
-                    }
-                    do {
-                        _ = try DaemonConfiguration.load(path: configPath)
-                        logger.notice("SIGHUP: configuration is valid; socket and device changes apply at restart")
-                    } catch {
-                        logger.error("SIGHUP: configuration not reloaded: \(error)")
-                    }
+                    self.reload(daemon)
                     return
                 }
                 stop.fire()
@@ -108,6 +103,35 @@ public final class DaemonService: @unchecked Sendable {
             out.append(source)
         }
         return out
+    }
+
+    /// SIGHUP: re-reads the configuration file. An invalid file changes nothing. Otherwise the
+    /// settings a running daemon can change are applied (`Daemon.reload`); changed keys that need a
+    /// restart (socket, devices, replay, history sizes) are named in the log.
+    private func reload(_ daemon: Daemon) {
+        guard let configPath else {
+            logger.notice("SIGHUP: no configuration file to reload")
+            return
+        }
+        let new: DaemonConfiguration
+        do {
+            new = try DaemonConfiguration.load(path: configPath)
+        } catch {
+            logger.error("SIGHUP: configuration not reloaded: \(error)")
+            return
+        }
+        let old = fileConfiguration.withLockedValue { previous in
+            defer { previous = new }
+            return previous
+        }
+        let restart = old.map { DaemonConfiguration.restartKeysChanged(from: $0, to: new) } ?? []
+        daemon.loop.execute { [logger] in
+            daemon.reload(settings: new.settings) { new.calibration(path: $0.path, name: $0.description.name) }
+            logger.notice("SIGHUP: configuration reloaded from \(configPath)")
+            if !restart.isEmpty {
+                logger.warning("SIGHUP: changes to \(restart.joined(separator: ", ")) take effect at the next restart")
+            }
+        }
     }
 
     private func scheduleWatchdog(on loop: EventLoop) -> RepeatedTask? {

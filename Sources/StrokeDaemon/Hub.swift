@@ -53,6 +53,14 @@ public struct Hub: Sendable {
         return (id, publish(.deviceAdded, device: id, line: w.finish()))
     }
 
+    /// Replaces a device's calibration; points from now on use it.
+    public mutating func setCalibration(_ device: DeviceID, _ calibration: Calibration) {
+        guard var d = devices[device] else { return }
+        d.info.geometry.calibration = calibration
+        devices[device] = d
+        tracker.addDevice(device, geometry: d.info.geometry)
+    }
+
     /// Decodes one frame (or drop marker) of `device`, appending the messages to `out`.
     public mutating func process(_ input: FrameInput, device: DeviceID, into out: inout [Broadcast]) {
         guard devices[device] != nil else { return }

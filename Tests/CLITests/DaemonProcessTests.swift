@@ -189,6 +189,54 @@ import Glibc
         #expect(daemon.stop() == 0)
     }
 
+    @Test func sighupAppliesCalibrationAndLimitsAndNamesWhatNeedsARestart() throws {
+        let file = NSTemporaryDirectory() + "strokes-reload-\(UUID().uuidString.prefix(8)).yaml"
+        try "maxLineLength: 65536\n".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { unlink(file) }
+        let daemon = try RunningDaemon(["--config", file])
+        let log = daemon.directory + "/daemon.log"
+        func waitForLog(_ text: String, count: Int = 1) -> Bool {
+            for _ in 0..<1000 {
+                let content = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                if content.components(separatedBy: text).count - 1 >= count { return true }
+                usleep(10_000)
+            }
+            return false
+        }
+        func reply(_ client: LineSocket, to request: String) throws -> String? {
+            try client.send(request)
+            while let line = try client.readLine(timeout: 10) {
+                if line.contains("\"type\":\"reply\"") || line.contains("\"type\":\"error\"") { return line }
+            }
+            return nil
+        }
+
+        try """
+            maxLineLength: 300
+            history: 10
+            calibration:
+              - match: "name:Wacom*"
+                invertX: true
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(waitForLog("configuration reloaded"))
+        #expect(waitForLog("changes to history take effect at the next restart"))
+
+        let client = try daemon.connect()
+        let devices = try reply(client, to: #"{"id":1,"request":"devices"}"#) ?? ""
+        #expect(devices.contains(#""calibration":[-1,0,1,0,1,0]"#))
+        let long = #"{"id":2,"request":"ping","padding":""# + String(repeating: "x", count: 400) + #""}"#
+        #expect(try reply(client, to: long)?.contains("lineTooLong") == true)
+
+        // An invalid file changes nothing, and the daemon keeps serving.
+        try "maxLineLength: [oops\n".write(toFile: file, atomically: true, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(waitForLog("configuration not reloaded"))
+        let again = try daemon.connect()
+        #expect(try reply(again, to: #"{"id":3,"request":"ping"}"#)?.contains("\"request\":\"ping\"") == true)
+        #expect(daemon.stop() == 0)
+    }
+
     @Test func invalidConfigurationStopsTheDaemonWithFileLineAndKey() throws {
         let file = NSTemporaryDirectory() + "strokes-bad-\(UUID().uuidString.prefix(8)).yaml"
         try "socket:\n  path: /tmp/x.sock\n  moed: \"0600\"\n".write(toFile: file, atomically: true, encoding: .utf8)
