@@ -31,12 +31,10 @@ final class Spawned {
     private var status: Int32?
     /// The write end of the child's standard input, or -1.
     private(set) var stdinWriter: Int32 = -1
-    /// The read end of the child's standard output, or -1.
-    private(set) var stdoutReader: Int32 = -1
 
-    /// Starts `executable`. Its standard input is a pipe we hold, or `stdinFile`; its standard
-    /// output a pipe we read when `captureOutput`, else the console.
-    init(_ executable: String, _ arguments: [String], stdinFile: String? = nil, captureOutput: Bool = false) throws {
+    /// Starts `executable`. Its standard input is a pipe we hold, or `stdinFile`; its output goes
+    /// to the console.
+    init(_ executable: String, _ arguments: [String], stdinFile: String? = nil) throws {
         name = (executable as NSString).lastPathComponent
         var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -52,15 +50,7 @@ final class Spawned {
             toClose.append(p[0])
             stdinWriter = p[1]
         }
-        if captureOutput {
-            var p: [Int32] = [-1, -1]
-            guard pipe(&p) == 0 else { throw Failure("pipe: \(String(cString: strerror(errno)))") }
-            posix_spawn_file_actions_adddup2(&actions, p[1], 1)
-            posix_spawn_file_actions_addclose(&actions, p[0])
-            toClose.append(p[1])
-            stdoutReader = p[0]
-        }
-        for fd in [stdinWriter, stdoutReader] where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        if stdinWriter >= 0 { _ = fcntl(stdinWriter, F_SETFD, FD_CLOEXEC) }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
         var child: pid_t = 0
@@ -72,7 +62,6 @@ final class Spawned {
 
     deinit {
         if stdinWriter >= 0 { close(stdinWriter) }
-        if stdoutReader >= 0 { close(stdoutReader) }
     }
 
     /// Whether it still runs (reaps it when it has ended).
@@ -106,26 +95,6 @@ final class Spawned {
     func sendLine() {
         var nl: UInt8 = 0x0a
         _ = Glibc.write(stdinWriter, &nl, 1)
-    }
-
-    /// Reads standard output until a line satisfies `match`.
-    func readLine(timeout: Double, where match: (String) -> Bool) throws -> String {
-        let deadline = now() + Int64(timeout * 1_000_000)
-        var pending = ""
-        while now() < deadline {
-            var p = pollfd(fd: stdoutReader, events: Int16(POLLIN), revents: 0)
-            guard poll(&p, 1, 100) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let n = Glibc.read(stdoutReader, &buffer, buffer.count)
-            guard n > 0 else { break }
-            pending += String(decoding: buffer[..<n], as: UTF8.self)
-            while let nl = pending.firstIndex(of: "\n") {
-                let line = String(pending[..<nl])
-                pending = String(pending[pending.index(after: nl)...])
-                if match(line) { return line }
-            }
-        }
-        throw Failure("\(name) printed no expected line within \(timeout) s")
     }
 }
 

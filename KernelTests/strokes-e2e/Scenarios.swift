@@ -46,7 +46,7 @@ final class Scenarios {
         let creator: Spawned
         switch player {
         case .strokes: creator = try Spawned(strokes, ["replay", "--uinput", "--wait", path])
-        case .evemu: creator = try Spawned("/usr/bin/evemu-device", [path], captureOutput: true)
+        case .evemu: creator = try Spawned("/usr/bin/evemu-device", [path])
         }
         defer { creator.wait(timeout: 0) }
         let (device, node) = try client.deviceAdded(name: name, after: mark)
@@ -74,19 +74,26 @@ final class Scenarios {
         }
         try client.deviceRemoved(device)
 
-        let got = client.strokeEvents(device: device)
-        try compare(expected: expected.lines, actual: got.prefix(expected.lines.count).map(\.line), what: file)
-        let tail = got.dropFirst(expected.lines.count)
-        try check(
-            tail.count == expected.stillActive.count
-                && tail.allSatisfy { $0.type == "cancelled" && $0.object["reason"] as? String == "deviceRemoved" },
-            "\(file): after the recording, expected \(expected.stillActive.count) cancelled(deviceRemoved), received \(tail.map(\.line))")
-        try checkLifecycles(got, what: file)
+        let (got, tail) = try checkRemoved(device, expected, what: file)
         let mine = got.compactMap { e in e.int("time").map { e.at - $0 } }.sorted()
         log("  [\(file): latency p50 \(percentile(mine, 0.5)) µs p99 \(percentile(mine, 0.99)) µs]")
         latencies += mine
         return "\(got.count) stroke events identical to strokes replay (\(expected.began) began, \(expected.ended) ended, "
             + "\(tail.count) cancelled at removal; \(expected.framesDropped) frames the kernel drops as repeats) via \(node)"
+    }
+
+    /// After `device` went away: its stroke events are `expected` followed by one
+    /// `cancelled(deviceRemoved)` per stroke still down, and every stroke ended exactly once.
+    private func checkRemoved(_ device: Int64, _ expected: Expectation, what: String) throws -> ([Received], ArraySlice<Received>) {
+        let got = client.strokeEvents(device: device)
+        try compare(expected: expected.lines, actual: got.prefix(expected.lines.count).map(\.line), what: what)
+        let tail = got.dropFirst(expected.lines.count)
+        try check(
+            tail.count == expected.stillActive.count
+                && tail.allSatisfy { $0.type == "cancelled" && $0.object["reason"] as? String == "deviceRemoved" },
+            "\(what): after the frames played, expected \(expected.stillActive.count) cancelled(deviceRemoved), received \(tail.map(\.line))")
+        try checkLifecycles(got, what: what)
+        return (got, tail)
     }
 
     /// Records a device with `strokes record` (evemu and YAML at once) while a recording plays
@@ -156,14 +163,7 @@ final class Scenarios {
         }
         uinput.destroy()
         try client.deviceRemoved(device)
-        let got = client.strokeEvents(device: device)
-        try compare(expected: expected.lines, actual: got.prefix(expected.lines.count).map(\.line), what: file)
-        let tail = got.dropFirst(expected.lines.count)
-        try check(
-            tail.count == expected.stillActive.count
-                && tail.allSatisfy { $0.type == "cancelled" && $0.object["reason"] as? String == "deviceRemoved" },
-            "expected \(expected.stillActive.count) cancelled(deviceRemoved), received \(tail.map(\.line))")
-        try checkLifecycles(got, what: file)
+        let (_, tail) = try checkRemoved(device, expected, what: file)
         let removed = client.all.firstIndex { $0.type == "deviceRemoved" && $0.int("device") == device }!
         let lastCancel = client.all.lastIndex { $0.type == "cancelled" && $0.int("device") == device }!
         try check(lastCancel < removed, "a cancel came after deviceRemoved")
