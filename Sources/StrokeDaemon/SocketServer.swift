@@ -34,7 +34,7 @@ public final class SocketServer: @unchecked Sendable {
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelOption(
-                ChannelOptions.writeBufferWaterMark, value: WriteBufferWaterMark(low: 32 * 1024, high: 64 * 1024)
+                ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 32 * 1024, high: 64 * 1024)
             )
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
