@@ -29,22 +29,14 @@ struct Expectation {
     }
 }
 
-/// The recording's frames (events up to and including each `SYN_REPORT`), for writing into uinput.
+/// The recording's frames, each with its `SYN_REPORT` (so that a prefix of them is a recording
+/// again), as `FrameAssembler` makes them.
 func frames(of recording: Recording) -> [[InputEvent]] {
-    var out: [[InputEvent]] = []
-    var pending: [InputEvent] = []
-    for e in recording.devices[0].events {
-        if e.type == .syn && e.code == SynCode.dropped {
-            pending.removeAll()
-            continue
-        }
-        pending.append(e)
-        if e.type == .syn && e.code == SynCode.report {
-            out.append(pending)
-            pending.removeAll()
-        }
+    var assembler = FrameAssembler()
+    return recording.devices[0].events.compactMap { e in
+        guard case .frame(let f) = assembler.feed(e) else { return nil }
+        return f.events + [InputEvent(time: f.time, type: .syn, code: SynCode.report, value: 0)]
     }
-    return out
 }
 
 /// A stroke event reduced to what must be equal between a replay and a live run: everything but

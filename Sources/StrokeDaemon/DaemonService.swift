@@ -20,11 +20,15 @@ public final class DaemonService: @unchecked Sendable {
     /// The configuration file as last read, to tell which keys a reload changes.
     private let fileConfiguration: NIOLockedValueBox<DaemonConfiguration?>
 
-    public init(configuration: DaemonConfiguration, configPath: String?, logger: Logger) {
+    /// - Parameters:
+    ///   - configuration: what to run with: the file's settings with the command line's overrides.
+    ///   - file: the configuration file and what it held at start (before overrides), which SIGHUP
+    ///     re-reads and compares with.
+    public init(configuration: DaemonConfiguration, file: (path: String, contents: DaemonConfiguration)?, logger: Logger) {
         self.configuration = configuration
-        self.configPath = configPath
+        self.configPath = file?.path
         self.logger = logger
-        fileConfiguration = NIOLockedValueBox(configPath.flatMap { try? DaemonConfiguration.load(path: $0) })
+        fileConfiguration = NIOLockedValueBox(file?.contents)
     }
 
     public func run() async throws {

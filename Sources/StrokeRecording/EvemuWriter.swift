@@ -82,12 +82,14 @@ public enum EvemuWriter {
         return out
     }
 
-    private static func hex(_ v: UInt16, _ width: Int) -> String {
+    /// Zero-padded lower-case hex, as evemu and libinput record write ids and codes.
+    static func hex(_ v: UInt16, _ width: Int) -> String {
         let s = String(v, radix: 16)
         return String(repeating: "0", count: max(0, width - s.count)) + s
     }
 
-    private static func pad(_ v: Int32, _ width: Int) -> String {
+    /// Right-aligned in `width` columns.
+    static func pad<T: BinaryInteger>(_ v: T, _ width: Int) -> String {
         let s = String(v)
         return String(repeating: " ", count: max(0, width - s.count)) + s
     }

@@ -16,7 +16,7 @@ public enum LibinputRecordWriter {
         out += "  - node: \(quote(node))\n"
         out += "    evdev:\n"
         out += "      # Name: \(d.name)\n"
-        out += "      # ID: bus 0x\(hex(d.id.bustype)) vendor 0x\(hex(d.id.vendor)) product 0x\(hex(d.id.product)) version 0x\(hex(d.id.version))\n"
+        out += "      # ID: bus 0x\(EvemuWriter.hex(d.id.bustype, 4)) vendor 0x\(EvemuWriter.hex(d.id.vendor, 4)) product 0x\(EvemuWriter.hex(d.id.product, 4)) version 0x\(EvemuWriter.hex(d.id.version, 4))\n"
         for c in comments { out += "      # \(c)\n" }
         out += "      name: \(quote(d.name))\n"
         out += "      id: [\(d.id.bustype), \(d.id.vendor), \(d.id.product), \(d.id.version)]\n"
@@ -45,8 +45,8 @@ public enum LibinputRecordWriter {
         out += "    - evdev:\n"
         for e in events {
             let t = max(0, e.time.microseconds - start.microseconds)
-            out += "      - [\(pad(t / 1_000_000, 3)), \(pad(t % 1_000_000, 6)), \(pad(Int64(e.type.rawValue), 3)), "
-            out += "\(pad(Int64(e.code), 3)), \(pad(Int64(e.value), 6))]"
+            out += "      - [\(EvemuWriter.pad(t / 1_000_000, 3)), \(EvemuWriter.pad(t % 1_000_000, 6)), "
+            out += "\(EvemuWriter.pad(e.type.rawValue, 3)), \(EvemuWriter.pad(e.code, 3)), \(EvemuWriter.pad(e.value, 6))]"
             if let name = names.code(e.type, e.code) {
                 out += " # \(names.type(e.type) ?? "?") / \(name) \(e.value)"
             }
@@ -69,15 +69,5 @@ public enum LibinputRecordWriter {
             }
         }
         return out + "\""
-    }
-
-    private static func hex(_ v: UInt16) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: max(0, 4 - s.count)) + s
-    }
-
-    private static func pad(_ v: Int64, _ width: Int) -> String {
-        let s = String(v)
-        return String(repeating: " ", count: max(0, width - s.count)) + s
     }
 }

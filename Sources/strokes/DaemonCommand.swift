@@ -40,13 +40,14 @@ struct DaemonCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration: DaemonConfiguration
+        let file: (path: String, contents: DaemonConfiguration)?
         do {
-            configuration = try config.map { try DaemonConfiguration.load(path: $0) } ?? DaemonConfiguration()
+            file = try config.map { (path: $0, contents: try DaemonConfiguration.load(path: $0)) }
         } catch {
             printError("\(error)")
             throw ExitCode(78)  // EX_CONFIG
         }
+        var configuration = file?.contents ?? DaemonConfiguration()
         if let socket { configuration.socketPath = socket }
         if let replay { configuration.replay = replay }
         if let loop { configuration.replayLoop = loop }
@@ -60,7 +61,7 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "strokes")
         do {
-            try await DaemonService(configuration: configuration, configPath: config, logger: logger).run()
+            try await DaemonService(configuration: configuration, file: file, logger: logger).run()
         } catch {
             logger.critical("cannot run: \(error)")
             throw ExitCode(1)

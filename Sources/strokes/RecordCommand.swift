@@ -2,7 +2,6 @@ import ArgumentParser
 import Dispatch
 import Evdev
 import InputCore
-import StrokeRecording
 
 #if canImport(Glibc)
 import Glibc
@@ -19,10 +18,6 @@ struct RecordCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case evemu, yaml
-    }
-
     @Argument(help: "The device: /dev/input/eventN or a /dev/input/by-id or by-path link.")
     var device: String
 
@@ -33,9 +28,9 @@ struct RecordCommand: ParsableCommand {
     var duration: Double?
 
     @Option(name: .long, help: "evemu or yaml (libinput record). Default: yaml for a .yml/.yaml output, else evemu.")
-    var format: Format?
+    var format: CaptureWriter.Format?
 
-    private var chosenFormat: Format {
+    private var chosenFormat: CaptureWriter.Format {
         format ?? ((output.hasSuffix(".yml") || output.hasSuffix(".yaml")) ? .yaml : .evemu)
     }
 
@@ -52,26 +47,8 @@ struct RecordCommand: ParsableCommand {
             printError("cannot write \(output): \(String(cString: strerror(errno)))")
             throw ExitCode(73)  // EX_CANTCREAT
         }
-        let names = EvemuWriter.Names(type: EventNames.typeName, code: EventNames.codeName)
-        let (slots, current) = dev.slotStates()
-        var comments = ["Recorded by strokes from \(device)", "Current slot: \(current)"]
-        for (i, s) in slots.enumerated() where s.trackingID >= 0 {
-            let axes = s.axes.sorted { $0.key < $1.key }.map { "\(names.code(.abs, $0.key) ?? String($0.key)) \($0.value)" }
-            comments.append("Slot \(i): ABS_MT_TRACKING_ID \(s.trackingID), " + axes.joined(separator: ", "))
-        }
-        let yaml = chosenFormat == .yaml
-        if yaml {
-            var uts = utsname()
-            uname(&uts)
-            let kernel = withUnsafeBytes(of: &uts.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            writeAll(fd, Array(LibinputRecordWriter.header(dev.description, node: device, kernel: kernel, names: names, comments: comments).utf8))
-        } else {
-            writeAll(fd, Array(EvemuWriter.header(dev.description, names: names, comments: comments).utf8))
-            writeAll(fd, Array("################################\n#      Waiting for events      #\n################################\n".utf8))
-        }
-        // YAML groups events by frame: the frame being read, and whether it is a resync frame.
-        var frame: [InputEvent] = []
-        var frameIsSync = false
+        var writer = CaptureWriter(format: chosenFormat)
+        writeAll(fd, Array(writer.header(dev, node: device).utf8))
 
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
@@ -80,16 +57,15 @@ struct RecordCommand: ParsableCommand {
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM] {
             let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            let writer = stop[1]
+            let stopWriter = stop[1]
             s.setEventHandler {
                 var one: UInt8 = 1
-                _ = write(writer, &one, 1)
+                _ = write(stopWriter, &one, 1)
             }
             s.resume()
             sources.append(s)
         }
         let deadline = duration.map { MonotonicClock.now().microseconds + Int64($0 * 1e6) }
-        var start: Timestamp?
         var buffer: [(event: InputEvent, sync: Bool)] = []
         loop: while true {
             var fds = [pollfd(fd: dev.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop[0], events: Int16(POLLIN), revents: 0)]
@@ -100,27 +76,7 @@ struct RecordCommand: ParsableCommand {
             buffer.removeAll(keepingCapacity: true)
             let outcome = dev.read(into: &buffer)
             var text = ""
-            var syncing = false
-            for (e, sync) in buffer {
-                if start == nil { start = e.time }
-                if yaml {
-                    frame.append(e)
-                    frameIsSync = frameIsSync || sync
-                    if e.isSynReport {
-                        let note = frameIsSync ? "SYN_DROPPED: the kernel dropped events; libevdev's resync frame" : nil
-                        text += LibinputRecordWriter.frame(frame, start: start!, names: names, comment: note)
-                        frame.removeAll()
-                        frameIsSync = false
-                    }
-                    continue
-                }
-                if sync && !syncing {
-                    // The kernel dropped events; what follows is libevdev's state difference.
-                    text += "# SYN_DROPPED: the kernel dropped events; libevdev's resync events follow\n"
-                }
-                syncing = sync
-                text += EvemuWriter.eventLine(e, start: start!, names: names)
-            }
+            for (e, sync) in buffer { text += writer.append(e, sync: sync) }
             writeAll(fd, Array(text.utf8))
             switch outcome {
             case .drained: continue
@@ -132,10 +88,9 @@ struct RecordCommand: ParsableCommand {
                 break loop
             }
         }
-        if yaml && !frame.isEmpty, let start {
-            // Stopped mid-frame: kept, marked; readers report it as a truncated last frame.
-            writeAll(fd, Array(LibinputRecordWriter.frame(frame, start: start, names: names, comment: "incomplete frame: recording stopped before its SYN_REPORT").utf8))
-        }
+        writeAll(fd, Array(writer.finish().utf8))
         if fd != 1 { close(fd) }
     }
 }
+
+extension CaptureWriter.Format: ExpressibleByArgument {}

@@ -43,7 +43,7 @@ struct UinputPlayback {
         }
         let (frames, skipped) = Self.frames(of: recording)
         if skipped > 0 {
-            printError("\(file): \(skipped) SYN_DROPPED markers skipped: a virtual device cannot lose events on purpose")
+            printError("\(file): \(skipped) SYN_DROPPED markers skipped, with the frames they void: a virtual device cannot lose events on purpose")
         }
         pause()
         var pacer = Pacer(speed: speed)
@@ -74,24 +74,20 @@ struct UinputPlayback {
         }
     }
 
-    /// The recording's frames, `SYN_REPORT` included, of all devices in time order. Events after
-    /// the last `SYN_REPORT` are left out (a replay cannot apply them either), and so are
-    /// `SYN_DROPPED` markers with the partial frame before them.
+    /// The recording's frames of all devices in time order, as `FrameAssembler` makes them (the
+    /// terminating `SYN_REPORT` is written by `UinputDevice.writeFrame`), and how many
+    /// `SYN_DROPPED` markers were left out with the events they void. Events after the last
+    /// `SYN_REPORT` are left out too: a replay cannot apply them either.
     private static func frames(of recording: Recording) -> ([TimedFrame], Int) {
         var frames: [TimedFrame] = []
         var skipped = 0
         for (index, device) in recording.devices.enumerated() {
-            var pending: [InputEvent] = []
+            var assembler = FrameAssembler()
             for e in device.events {
-                if e.type == .syn && e.code == SynCode.dropped {
-                    pending.removeAll()
-                    skipped += 1
-                    continue
-                }
-                pending.append(e)
-                if e.type == .syn && e.code == SynCode.report {
-                    frames.append(TimedFrame(device: index, time: e.time, events: pending))
-                    pending.removeAll()
+                switch assembler.feed(e) {
+                case .frame(let f): frames.append(TimedFrame(device: index, time: f.time, events: f.events))
+                case .dropped: skipped += 1
+                case nil: break
                 }
             }
         }
