@@ -48,10 +48,14 @@ let package = Package(
             ]
         ),
         .target(name: "StrokeClient"),
+        .target(
+            name: "StrokeRender",
+            dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "StrokeTracker", "StrokeProtocol"]
+        ),
         .executableTarget(
             name: "strokes",
             dependencies: [
-                "Evdev", "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeDaemon", "StrokeClient",
+                "Evdev", "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeDaemon", "StrokeClient", "StrokeRender",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -92,6 +96,11 @@ let package = Package(
             resources: [.copy("Fixtures"), .copy("Golden")]
         ),
         .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient"]),
+        .testTarget(
+            name: "RenderTests",
+            dependencies: ["StrokeRender", "StrokeRecording", "StrokeReplay", "StrokeTracker", "StrokeProtocol", "InputCore"],
+            resources: [.copy("Golden")]
+        ),
         .testTarget(
             name: "StrokeDaemonTests",
             dependencies: [

@@ -17,8 +17,9 @@ ensure_packages() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# systemd: systemd-analyze verifies the units; python3: the example client is exercised by a test.
-ensure_packages libevdev-dev pkg-config systemd python3
+# systemd: systemd-analyze verifies the units; python3: the example client is exercised by a test;
+# librsvg2-bin (rsvg-convert) and a font: `strokes render -o picture.png`.
+ensure_packages libevdev-dev pkg-config systemd python3 librsvg2-bin fonts-dejavu-core
 if ! command -v swift >/dev/null; then
     [[ -x /opt/swift/usr/bin/swift ]] && export PATH="/opt/swift/usr/bin:$PATH"
 fi

@@ -11,6 +11,12 @@ enum Exit {
     static let dataError = ExitCode(65)
     /// `EX_NOINPUT`: the input file cannot be opened or read.
     static let noInput = ExitCode(66)
+    /// `EX_UNAVAILABLE`: a service (the daemon, a helper program) is not there.
+    static let unavailable = ExitCode(69)
+    /// `EX_SOFTWARE`: a helper program failed.
+    static let software = ExitCode(70)
+    /// `EX_CANTCREAT`: the output file cannot be created.
+    static let cannotCreate = ExitCode(73)
 }
 
 /// Writes a diagnostic line to standard error.

@@ -45,7 +45,7 @@ struct RecordCommand: ParsableCommand {
         let fd: Int32 = output == "-" ? 1 : open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             printError("cannot write \(output): \(String(cString: strerror(errno)))")
-            throw ExitCode(73)  // EX_CANTCREAT
+            throw Exit.cannotCreate
         }
         var writer = CaptureWriter(format: chosenFormat)
         writeAll(fd, Array(writer.header(dev, node: device).utf8))

@@ -32,11 +32,11 @@ struct UinputPlayback {
                 device = try UinputDevice(description: recorded.description)
             } catch {
                 printError("\(file): device \(index + 1): \(error)")
-                throw ExitCode(69)  // EX_UNAVAILABLE
+                throw Exit.unavailable
             }
             guard let node = device.waitForDevnode() else {
                 printError("\(file): device \(index + 1): the kernel made no /dev/input node")
-                throw ExitCode(69)
+                throw Exit.unavailable
             }
             devices.append(device)
             writeAll(1, Array("device \(index + 1): \(node) \(recorded.description.name)\n".utf8))

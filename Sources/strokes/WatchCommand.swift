@@ -27,7 +27,7 @@ struct WatchCommand: ParsableCommand {
             connection = try LineSocket(path: socket)
         } catch {
             printError("\(error)")
-            throw ExitCode(69)  // EX_UNAVAILABLE
+            throw Exit.unavailable
         }
         var request: [String: Any] = ["id": 1, "request": "subscribe"]
         if !device.isEmpty { request["devices"] = device }

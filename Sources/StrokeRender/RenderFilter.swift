@@ -1,0 +1,48 @@
+/// Which part of a scene to draw (`strokes render --from --to --stroke --device`).
+public struct RenderFilter: Hashable, Sendable {
+    /// Seconds from the scene's `origin`, inclusive; nil: unbounded.
+    public var from: Double?
+    public var to: Double?
+    /// Only these strokes (empty: all).
+    public var strokes: Set<UInt64>
+    /// Only these devices (empty: all).
+    public var devices: Set<UInt32>
+
+    public init(from: Double? = nil, to: Double? = nil, strokes: Set<UInt64> = [], devices: Set<UInt32> = []) {
+        self.from = from
+        self.to = to
+        self.strokes = strokes
+        self.devices = devices
+    }
+}
+
+extension RenderScene {
+    /// The scene cut down to `filter`. A time window keeps each stroke's points inside it (a stroke
+    /// with none is left out; one cut at its start is marked `clippedStart`, so it gets no began
+    /// dot). Asking for strokes by id also leaves out the devices that have none of them.
+    public func filtered(_ filter: RenderFilter) -> RenderScene {
+        var scene = self
+        if !filter.devices.isEmpty {
+            scene.devices.removeAll { !filter.devices.contains($0.id) }
+            scene.strokes.removeAll { !filter.devices.contains($0.device) }
+        }
+        if !filter.strokes.isEmpty {
+            scene.strokes.removeAll { !filter.strokes.contains($0.id) }
+            let kept = Set(scene.strokes.map(\.device))
+            scene.devices.removeAll { !kept.contains($0.id) }
+        }
+        if filter.from != nil || filter.to != nil {
+            let lower = filter.from.map { origin + Int64(($0 * 1e6).rounded()) } ?? .min
+            let upper = filter.to.map { origin + Int64(($0 * 1e6).rounded()) } ?? .max
+            scene.strokes = scene.strokes.compactMap { stroke in
+                guard let first = stroke.points.firstIndex(where: { $0.time >= lower && $0.time <= upper }) else { return nil }
+                var s = stroke
+                s.points = stroke.points.filter { $0.time >= lower && $0.time <= upper }
+                if first > 0 { s.clippedStart = true }
+                if let end = s.endTime, end > upper { s.endTime = nil }
+                return s
+            }
+        }
+        return scene
+    }
+}

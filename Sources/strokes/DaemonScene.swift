@@ -1,0 +1,96 @@
+import Foundation
+import StrokeClient
+import StrokeRender
+
+/// What `strokes render --socket` draws: a running daemon's devices, its completed strokes
+/// (`history`) and those in progress (the subscription's `snapshot`), plus, with `follow`, what
+/// the live stream brings for that long.
+///
+/// The subscription comes first and `history` after its snapshot, so no stroke falls between the
+/// two: one that ends meanwhile is in both (the ended one wins) or reaches us as stream events.
+enum DaemonScene {
+    static let replyTimeout = 10.0
+
+    static func fetch(path: String, follow: Double) throws -> RenderScene {
+        let connection: LineSocket
+        do {
+            connection = try LineSocket(path: path)
+        } catch {
+            printError("\(error)")
+            throw Exit.unavailable
+        }
+        do {
+            return try fetch(over: connection, path: path, follow: follow)
+        } catch let error as LineSocket.Error {
+            printError("daemon at \(path): \(error)")
+            throw Exit.unavailable
+        } catch let error as RenderScene.DecodingError {
+            printError("daemon at \(path) sent something this client cannot read: \(error)")
+            throw Exit.dataError
+        }
+    }
+
+    private static func fetch(over connection: LineSocket, path: String, follow: Double) throws -> RenderScene {
+        try connection.send(#"{"id":1,"request":"devices"}"#)
+        try connection.send(#"{"id":2,"request":"subscribe","events":["began","moved","ended","cancelled","deviceAdded"]}"#)
+        var devices: [UInt32: RenderScene.Device] = [:]
+        var collector = StrokeCollector()
+        var historyDone = false
+        var deadline: ContinuousClock.Instant?
+        while true {
+            var timeout = replyTimeout
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { break }
+                timeout = min(timeout, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
+            }
+            let line: String?
+            do {
+                line = try connection.readLine(timeout: timeout)
+            } catch let error as LineSocket.Error {
+                if let deadline, ContinuousClock.now >= deadline { break }
+                throw error
+            }
+            guard let line else { break }  // the daemon went away: draw what came
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+            switch object["type"] as? String {
+            case "reply":
+                switch object["request"] as? String {
+                case "devices":
+                    for d in object["devices"] as? [[String: Any]] ?? [] {
+                        let device = try RenderScene.Device(json: d)
+                        devices[device.id] = device
+                    }
+                case "history":
+                    for s in object["strokes"] as? [[String: Any]] ?? [] { collector.insert(try RenderScene.Stroke(json: s)) }
+                    historyDone = true
+                    deadline = .now + .milliseconds(Int64(follow * 1000))
+                default: break
+                }
+            case "snapshot":
+                for s in object["strokes"] as? [[String: Any]] ?? [] { collector.insert(try RenderScene.Stroke(json: s)) }
+                try connection.send(#"{"id":3,"request":"history"}"#)
+            case "deviceAdded":
+                let device = try RenderScene.Device(json: object)
+                devices[device.id] = device
+            case "error":
+                throw LineSocket.Error(message: "error \(object["error"] ?? "?"): \(object["message"] ?? "")")
+            case "goodbye":
+                if !historyDone { throw LineSocket.Error(message: "said goodbye (\(object["reason"] ?? "?")) before answering") }
+                deadline = .now
+            default:
+                try collector.apply(json: object)
+            }
+        }
+        guard historyDone else { throw LineSocket.Error(message: "closed the connection before answering") }
+        // Strokes of devices the daemon no longer lists (removed) still get a panel.
+        for s in collector.strokes where devices[s.device] == nil {
+            devices[s.device] = RenderScene.Device(
+                id: s.device, name: "device \(s.device)", kind: "other", x: .init(minimum: 0, maximum: 0),
+                y: .init(minimum: 0, maximum: 0), hasPressure: s.points.contains { $0.pressure != nil },
+                hasTouchMajor: s.points.contains { $0.touchMajor != nil }, described: false
+            )
+        }
+        return RenderScene(title: "daemon at \(path)", devices: Array(devices.values), strokes: collector.strokes)
+    }
+}
