@@ -18,6 +18,15 @@ import Testing
         }
     }
 
+    /// The README's picture (docs/render-01-wacom-10finger.svg, checked by eye: 66 strokes of
+    /// ten fingers; stroke 1 begins at x 1415, y 1326, drawn at 328.4, 309.3 on the 1000 × 550
+    /// panel) is what the renderer draws today.
+    @Test func readmePictureIsCurrent() throws {
+        let svg = SVGRenderer().render(try RenderFixtures.scene("01-wacom-dth2242-touchscreen-10finger.evemu"))
+        let docs = try String(contentsOf: RenderFixtures.repo.appendingPathComponent("docs/render-01-wacom-10finger.svg"), encoding: .utf8)
+        #expect(svg == docs, "regenerate with the command in the README (Look at strokes)")
+    }
+
     /// One path per stroke (ids and states as the replay made them), one began dot each, one
     /// device group per device, and every coordinate inside the view box and inside its device's
     /// sensor rectangle.
