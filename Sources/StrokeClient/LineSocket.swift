@@ -12,8 +12,13 @@ public final class LineSocket {
 
     public struct Error: Swift.Error, CustomStringConvertible {
         public var message: String
+        /// `readLine(timeout:)` gave up waiting: nothing is wrong with the connection.
+        public var timedOut = false
         public var description: String { message }
-        public init(message: String) { self.message = message }
+        public init(message: String, timedOut: Bool = false) {
+            self.message = message
+            self.timedOut = timedOut
+        }
     }
 
     /// Connects to the socket at `path`.
@@ -76,7 +81,7 @@ public final class LineSocket {
             if let timeout {
                 var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let rc = poll(&p, 1, Int32(timeout * 1000))
-                if rc == 0 { throw Error(message: "no line within \(timeout) s") }
+                if rc == 0 { throw Error(message: "no line within \(timeout) s", timedOut: true) }
                 if rc < 0 && errno != EINTR { throw Error(message: "poll: \(String(cString: strerror(errno)))") }
                 if rc < 0 { continue }
             }

@@ -24,7 +24,8 @@ enum DaemonScene {
         } catch let error as LineSocket.Error {
             printError("daemon at \(path): \(error)")
             throw Exit.unavailable
-        } catch let error as RenderScene.DecodingError {
+        } catch {
+            // A decoding error, or a line that is not JSON.
             printError("daemon at \(path) sent something this client cannot read: \(error)")
             throw Exit.dataError
         }
@@ -42,14 +43,13 @@ enum DaemonScene {
             if let deadline {
                 let left = ContinuousClock.now.duration(to: deadline)
                 guard left > .zero else { break }
-                timeout = min(timeout, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
+                timeout = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
             }
             let line: String?
             do {
                 line = try connection.readLine(timeout: timeout)
-            } catch let error as LineSocket.Error {
-                if let deadline, ContinuousClock.now >= deadline { break }
-                throw error
+            } catch let error as LineSocket.Error where error.timedOut && deadline != nil {
+                continue  // quiet until the deadline (checked above; poll's milliseconds may end it a little early)
             }
             guard let line else { break }  // the daemon went away: draw what came
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
