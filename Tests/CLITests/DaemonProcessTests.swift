@@ -24,7 +24,7 @@ import Glibc
             ] + extra
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             // A file, not a pipe: nobody reads a pipe here, and a full one would block the daemon's logging.
-            FileManager.default.createFile(atPath: directory + "/daemon.log", contents: nil)
+            _ = FileManager.default.createFile(atPath: directory + "/daemon.log", contents: nil)
             process.standardError = FileHandle(forWritingAtPath: directory + "/daemon.log")
             process.standardOutput = FileHandle.nullDevice
             try process.run()
@@ -32,6 +32,9 @@ import Glibc
         }
 
         func connect() throws -> LineSocket { try LineSocket(path: socketPath) }
+
+        /// What the daemon logged so far, for failure messages.
+        var log: String { (try? String(contentsOfFile: directory + "/daemon.log", encoding: .utf8)) ?? "(no log)" }
 
         func stop(_ signal: Int32 = SIGTERM) -> Int32 {
             kill(process.processIdentifier, signal)
@@ -148,7 +151,7 @@ import Glibc
         let finished = waitForExit(python, seconds: 60)
         #expect(finished, "the example client did not finish within 60 s")
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(python.terminationStatus == 0)
+        #expect(python.terminationStatus == 0, "daemon running: \(daemon.process.isRunning); its log:\n\(daemon.log)")
         let summary = text.split(separator: "\n").last.map(String.init)?.json ?? [:]
         // Recording 01, looped as fast as possible: every stroke ends, and every sequence number
         // is either received or counted in a merged move.
