@@ -12,6 +12,12 @@ enum RenderFixtures {
     /// The recordings ReplayTests bundles (with their attribution in Fixtures/README.md).
     static func path(_ name: String) -> String { repo.appendingPathComponent("Tests/ReplayTests/Fixtures/" + name).path }
 
+    /// `../shared/recordings` beside the repository, when present.
+    static var sharedRecordings: URL? {
+        let shared = repo.deletingLastPathComponent().appendingPathComponent("shared/recordings")
+        return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
+    }
+
     static let goldenDirectory = Bundle.module.url(forResource: "Golden", withExtension: nil)!
 
     static func scene(_ name: String) throws -> RenderScene {

@@ -1,4 +1,5 @@
 import Foundation
+import StrokeRecording
 import StrokeRender
 import Testing
 
@@ -32,7 +33,22 @@ import Testing
     /// sensor rectangle.
     @Test(arguments: RenderFixtures.all)
     func structure(_ name: String) throws {
-        let scene = try RenderFixtures.scene(name)
+        try Self.checkStructure(try RenderFixtures.scene(name))
+    }
+
+    /// The same over every recording in ../shared/recordings, when it is there (60 slots in
+    /// 04, an evtest text in 14).
+    @Test func structureOverSharedRecordings() throws {
+        guard let shared = RenderFixtures.sharedRecordings else { return }
+        let files = try FileManager.default.contentsOfDirectory(atPath: shared.path).filter { !$0.hasSuffix(".md") }.sorted()
+        #expect(files.count >= 10)
+        for file in files {
+            let path = shared.appendingPathComponent(file).path
+            try Self.checkStructure(try RenderScene(recording: try RecordingReader.read(path: path), title: file))
+        }
+    }
+
+    static func checkStructure(_ scene: RenderScene) throws {
         let doc = try SVGDocument(SVGRenderer().render(scene))
         let paths = doc.all("path", class: "stroke")
         #expect(paths.count == scene.strokes.count)
