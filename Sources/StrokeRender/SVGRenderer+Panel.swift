@@ -47,8 +47,14 @@ extension SVGRenderer {
                 let points = strokes.flatMap(\.points)
                 let xs = points.map { Double($0.x) }
                 let ys = points.map { Double($0.y) }
-                xr = (xs.min() ?? 0)...max(xs.max() ?? 1, (xs.min() ?? 0) + 1)
-                yr = (ys.min() ?? 0)...max(ys.max() ?? 1, (ys.min() ?? 0) + 1)
+                xr = (xs.min() ?? 0)...(xs.max() ?? 0)
+                yr = (ys.min() ?? 0)...(ys.max() ?? 0)
+                // A straight or single-point stroke would make a sliver: keep each side at least a
+                // quarter of the other (and one unit), around its centre.
+                let xSpan = max(xr.upperBound - xr.lowerBound, (yr.upperBound - yr.lowerBound) / 4, 1)
+                let ySpan = max(yr.upperBound - yr.lowerBound, xSpan / 4, 1)
+                xr = Self.widen(xr, to: xSpan)
+                yr = Self.widen(yr, to: ySpan)
             }
             xRange = xr
             yRange = yr
@@ -59,12 +65,17 @@ extension SVGRenderer {
             let aspect = millimetres.map { $0.x / $0.y } ?? (xr.upperBound - xr.lowerBound) / (yr.upperBound - yr.lowerBound)
             if aspect >= 1 {
                 width = options.size
-                drawingHeight = (options.size / aspect).rounded()
+                drawingHeight = max((options.size / aspect).rounded(), 1)
             } else {
-                width = (options.size * aspect).rounded()
+                width = max((options.size * aspect).rounded(), 1)
                 drawingHeight = options.size
             }
             widthAxis = device.hasPressure ? .pressure : device.hasTouchMajor ? .touchMajor : nil
+        }
+
+        private static func widen(_ r: ClosedRange<Double>, to span: Double) -> ClosedRange<Double> {
+            let extra = span - (r.upperBound - r.lowerBound)
+            return extra > 0 ? (r.lowerBound - extra / 2)...(r.upperBound + extra / 2) : r
         }
 
         /// Panel coordinates of a raw point, clamped to the drawing area.

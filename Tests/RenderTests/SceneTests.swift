@@ -127,11 +127,14 @@ import Testing
                 .init(id: 1, name: "Touch <&> \"Panel\"", kind: "touchscreen", x: axis, y: axis, hasPressure: false, hasTouchMajor: false),
                 .init(id: 7, name: "device 7", kind: "other", x: .init(minimum: 0, maximum: 0), y: .init(minimum: 0, maximum: 0),
                       hasPressure: false, hasTouchMajor: false, described: false),
+                .init(id: 8, name: "device 8", kind: "other", x: .init(minimum: 0, maximum: 0), y: .init(minimum: 0, maximum: 0),
+                      hasPressure: false, hasTouchMajor: false, described: false),
             ],
             strokes: [
                 .init(id: 1, device: 1, slot: 0, state: .cancelled(reason: "palm"), points: [p(0, 100, 100), p(10, 200, 100)]),
                 .init(id: 2, device: 1, slot: 1, state: .inProgress, points: [p(20, 500, 500), p(30, 1500, 500)]),
                 .init(id: 3, device: 7, slot: 0, state: .ended, points: [p(40, 300, 400), p(50, 340, 420)]),
+                .init(id: 4, device: 8, slot: 0, state: .ended, points: [p(60, 10, 10), p(70, 10, 2010)]),
             ]
         )
         let doc = try SVGDocument(SVGRenderer().render(scene))
@@ -154,5 +157,10 @@ import Testing
         let v = SVGDocument.vertices(doc.all("path", class: "ended")[0].attributes["d"]!)
         #expect(v.first! == (other.number("x")!, other.number("y")!))
         #expect(v.last! == (other.number("x")! + other.number("width")!, other.number("y")! + other.number("height")!))
+        // A vertical line gets a panel a quarter as wide as it is tall, with the line down its middle.
+        let sliver = try #require(doc.all("rect", class: "sensor").first { $0.device == "8" })
+        #expect(sliver.number("width") == 250 && sliver.number("height") == 1000)
+        let line = SVGDocument.vertices(doc.all("path", class: "ended")[1].attributes["d"]!)
+        #expect(line.map(\.0) == [sliver.number("x")! + 125, sliver.number("x")! + 125])
     }
 }
