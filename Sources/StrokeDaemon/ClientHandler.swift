@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import StrokeProtocol
 
@@ -93,8 +94,8 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
             level: .socket, name: NIOBSDSocket.Option(rawValue: SO_PEERCRED))
         // On the channel's event loop the option is read at once and the future is already
         // complete, so the callback runs before this returns.
-        var credentials: PeerCredentials?
-        future.whenSuccess { credentials = $0 }
-        return credentials
+        let credentials = NIOLockedValueBox<PeerCredentials?>(nil)
+        future.whenSuccess { value in credentials.withLockedValue { $0 = value } }
+        return credentials.withLockedValue { $0 }
     }
 }

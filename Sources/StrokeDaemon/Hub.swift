@@ -58,7 +58,7 @@ public struct Hub: Sendable {
         guard var d = devices[device] else { return }
         d.info.geometry.calibration = calibration
         devices[device] = d
-        tracker.addDevice(device, geometry: d.info.geometry)
+        tracker.setCalibration(calibration, of: device)
     }
 
     /// Decodes one frame (or drop marker) of `device`, appending the messages to `out`.

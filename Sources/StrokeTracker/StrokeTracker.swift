@@ -23,6 +23,12 @@ public struct StrokeTracker: Sendable {
         geometries[device] = geometry
     }
 
+    /// Applies `calibration` to `device`'s points from now on; points already in strokes keep
+    /// theirs. Does nothing for a device never added.
+    public mutating func setCalibration(_ calibration: Calibration, of device: DeviceID) {
+        geometries[device]?.calibration = calibration
+    }
+
     public func geometry(of device: DeviceID) -> DeviceGeometry? { geometries[device] }
 
     /// Strokes in progress, oldest first.
