@@ -28,7 +28,8 @@ import Glibc
             process.standardError = FileHandle(forWritingAtPath: directory + "/daemon.log")
             process.standardOutput = FileHandle.nullDevice
             try process.run()
-            for _ in 0..<1000 where !FileManager.default.fileExists(atPath: socketPath) { usleep(10_000) }
+            // Connectable, not merely present: the file appears at bind(), before listen().
+            for _ in 0..<1000 where process.isRunning && (try? LineSocket(path: socketPath)) == nil { usleep(10_000) }
         }
 
         func connect() throws -> LineSocket { try LineSocket(path: socketPath) }
