@@ -12,13 +12,7 @@ enum DaemonScene {
     static let replyTimeout = 10.0
 
     static func fetch(path: String, follow: Double) throws -> RenderScene {
-        let connection: LineSocket
-        do {
-            connection = try LineSocket(path: path)
-        } catch {
-            printError("\(error)")
-            throw Exit.unavailable
-        }
+        let connection = try connectToDaemon(path)
         do {
             return try fetch(over: connection, path: path, follow: follow)
         } catch let error as LineSocket.Error {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StrokeClient
 import StrokeRecording
 
 #if canImport(Glibc)
@@ -69,5 +70,15 @@ func loadRecording(_ path: String, flushing out: inout OutputBuffer) throws -> R
         out.flush()
         printError(error.description)
         throw error.line == nil && error.message.hasPrefix("cannot ") ? Exit.noInput : Exit.dataError
+    }
+}
+
+/// Connects to the daemon's socket, or says why not and throws `EX_UNAVAILABLE` (69).
+func connectToDaemon(_ path: String) throws -> LineSocket {
+    do {
+        return try LineSocket(path: path)
+    } catch {
+        printError("\(error)")
+        throw Exit.unavailable
     }
 }

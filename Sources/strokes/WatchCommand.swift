@@ -22,13 +22,7 @@ struct WatchCommand: ParsableCommand {
     var noMoves = false
 
     func run() throws {
-        let connection: LineSocket
-        do {
-            connection = try LineSocket(path: socket)
-        } catch {
-            printError("\(error)")
-            throw Exit.unavailable
-        }
+        let connection = try connectToDaemon(socket)
         var request: [String: Any] = ["id": 1, "request": "subscribe"]
         if !device.isEmpty { request["devices"] = device }
         if noMoves { request["events"] = ["began", "ended", "cancelled", "deviceAdded", "deviceRemoved"] }
