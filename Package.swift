@@ -96,6 +96,8 @@ let package = Package(
             resources: [.copy("Fixtures"), .copy("Golden")]
         ),
         .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient"]),
+        // The guest driver's model of the kernel's input core, checked on the host too.
+        .testTarget(name: "KernelInputFilterTests", dependencies: ["strokes-e2e", "InputCore", "StrokeRecording"]),
         .testTarget(
             name: "RenderTests",
             dependencies: ["StrokeRender", "StrokeRecording", "StrokeReplay", "StrokeTracker", "StrokeProtocol", "InputCore"],
