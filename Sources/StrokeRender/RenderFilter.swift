@@ -34,11 +34,12 @@ extension RenderScene {
         if filter.from != nil || filter.to != nil {
             let lower = filter.from.map { origin + Int64(($0 * 1e6).rounded()) } ?? .min
             let upper = filter.to.map { origin + Int64(($0 * 1e6).rounded()) } ?? .max
+            let window = lower...upper
             scene.strokes = scene.strokes.compactMap { stroke in
-                guard let first = stroke.points.firstIndex(where: { $0.time >= lower && $0.time <= upper }) else { return nil }
                 var s = stroke
-                s.points = stroke.points.filter { $0.time >= lower && $0.time <= upper }
-                if first > 0 { s.clippedStart = true }
+                s.points = stroke.points.filter { window.contains($0.time) }
+                guard let first = s.points.first else { return nil }
+                if first.time != stroke.points[0].time { s.clippedStart = true }
                 if let end = s.endTime, end > upper { s.endTime = nil }
                 return s
             }

@@ -13,9 +13,10 @@ extension RenderScene {
         var replayer = try Replayer(recording: recording, historyLimit: 0)
         var collector = StrokeCollector()
         var events: [StrokeEvent] = []
+        let geometries = Dictionary(uniqueKeysWithValues: replayer.devices.map { ($0.id, $0.geometry) })
         while replayer.next(into: &events) != nil {
             for e in events {
-                let geometry = replayer.tracker.geometry(of: e.device)!
+                let geometry = geometries[e.device]!
                 collector.apply(
                     RenderScene.collectorKind(e, geometry: geometry), stroke: e.stroke.rawValue, device: e.device.rawValue,
                     slot: e.slot, point: RenderScene.Point(e.point, axes: geometry.axes)
