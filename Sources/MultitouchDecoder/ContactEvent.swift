@@ -53,6 +53,9 @@ public struct ContactFlags: OptionSet, Hashable, Sendable {
     public static let adopted = ContactFlags(rawValue: 1 << 0)
     /// The device is semi-MT (`INPUT_PROP_SEMI_MT`): slots carry a bounding box, not fingers.
     public static let semiMT = ContactFlags(rawValue: 1 << 1)
+    /// The stroke began where its contact jumped farther in one frame than a finger can: the
+    /// tracker ended the contact's previous stroke there (docs/decoder.md, "Touch jumps").
+    public static let jump = ContactFlags(rawValue: 1 << 2)
 }
 
 /// One contact lifecycle transition, produced at a `SYN_REPORT` (or a drop).

@@ -105,6 +105,7 @@ extension Daemon {
         d.field("clients", clients.count)
         d.field("liveStrokes", hub.tracker.inProgress.count)
         d.field("completedStrokes", hub.tracker.completed.count)
+        d.field("touchJumps", hub.tracker.jumps)
         d.field("slowClientsDisconnected", disconnectedSlow)
         w.raw("daemon", d.finish())
         var c = JSONWriter()

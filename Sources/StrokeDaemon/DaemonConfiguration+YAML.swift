@@ -96,6 +96,8 @@ extension DaemonConfiguration {
             case "maxLineLength": config.maxLineLength = try r.int(value, "maxLineLength", min: 256)
             case "calibration":
                 config.calibrations = try r.list(value, "calibration").map { try r.calibration($0) }
+            case "touchJumps":
+                config.touchJumps = try r.list(value, "touchJumps").map { try r.jumps($0) }
             default: throw r.unknown(value, key)
             }
         }
@@ -150,6 +152,25 @@ private struct ConfigReader {
     func double(_ node: Node, _ key: String) throws -> Double {
         guard let d = node.float ?? node.int.map(Double.init) else { throw error(node, "'\(key)' must be a number") }
         return d
+    }
+
+    func jumps(_ node: Node) throws -> DaemonConfiguration.DeviceJumps {
+        var match: String?
+        var setting: JumpSetting?
+        for (k, v) in try mapping(node, "touchJumps[]") {
+            switch k {
+            case "match": match = try string(v, "touchJumps.match")
+            case "threshold":
+                guard case .scalar(let s) = v, let parsed = JumpSetting(text: s.string) else {
+                    throw error(v, "'touchJumps.threshold' must be default, off or a positive number of millimetres")
+                }
+                setting = parsed
+            default: throw unknown(v, "touchJumps.\(k)")
+            }
+        }
+        guard let match else { throw error(node, "a 'touchJumps' entry needs 'match'") }
+        guard let setting else { throw error(node, "a 'touchJumps' entry needs 'threshold'") }
+        return .init(match: match, setting: setting)
     }
 
     func calibration(_ node: Node) throws -> DaemonConfiguration.DeviceCalibration {

@@ -28,6 +28,8 @@ public struct DaemonConfiguration: Sendable {
     public var resume = 4096
     public var maxLineLength = 65536
     public var calibrations: [DeviceCalibration] = []
+    /// Touch-jump detection per device (docs/decoder.md, "Touch jumps"), first match wins.
+    public var touchJumps: [DeviceJumps] = []
 
     /// Calibration for the devices a selector matches (the first matching entry applies).
     public struct DeviceCalibration: Sendable {
@@ -35,7 +37,18 @@ public struct DaemonConfiguration: Sendable {
         public var calibration: Calibration
     }
 
+    /// Touch-jump detection for the devices a selector matches.
+    public struct DeviceJumps: Sendable {
+        public var match: String
+        public var setting: JumpSetting
+    }
+
     public init() {}
+
+    /// The touch-jump setting for a device, from the first entry whose selector matches.
+    public func jumpSetting(path: String, name: String) -> JumpSetting {
+        touchJumps.first { DeviceSelector($0.match).matches(path: path, name: name) }?.setting ?? .deviceDefault
+    }
 
     /// The calibration for a device, from the first entry whose selector matches.
     public func calibration(path: String, name: String) -> Calibration {
@@ -70,6 +83,9 @@ extension DaemonConfiguration {
         if old.replaySpeed != new.replaySpeed { keys.append("devices.speed") }
         if old.history != new.history { keys.append("history") }
         if old.resume != new.resume { keys.append("resume") }
+        if old.touchJumps.map({ "\($0.match)=\($0.setting)" }) != new.touchJumps.map({ "\($0.match)=\($0.setting)" }) {
+            keys.append("touchJumps")
+        }
         return keys
     }
 }

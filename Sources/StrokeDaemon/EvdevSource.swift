@@ -103,10 +103,11 @@ public final class EvdevSource: @unchecked Sendable, StrokeSource {
         let daemon = self.daemon
         let description = device.description
         let calibration = configuration.calibration(path: path, name: description.name)
+        let jumps = configuration.jumpSetting(path: path, name: description.name)
         let (slots, current) = device.slotStates()
         let now = MonotonicClock.now()
         let id: DeviceID? = try? daemon.loop.submit {
-            let id = try daemon.addDevice(path: path, description: description, calibration: calibration)
+            let id = try daemon.addDevice(path: path, description: description, calibration: calibration, jumps: jumps)
             if !slots.isEmpty {
                 daemon.process(MultitouchDecoder.seedFrame(slots: slots, currentSlot: current, time: now), origin: .seed, device: id)
             }

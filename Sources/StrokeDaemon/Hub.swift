@@ -36,13 +36,15 @@ public struct Hub: Sendable {
 
     /// Adds a device; its id is never reused. Contacts already down are adopted with `seed`.
     public mutating func addDevice(
-        path: String, description: DeviceDescription, calibration: Calibration = .identity
+        path: String, description: DeviceDescription, calibration: Calibration = .identity,
+        jumps: JumpSetting = .deviceDefault
     ) throws(DecoderError) -> (DeviceID, Broadcast) {
         let decoder = try MultitouchDecoder(description: description)
         let id = DeviceID(nextDevice)
         nextDevice += 1
         var geometry = DeviceGeometry(description: description)
         geometry.calibration = calibration
+        geometry.jumpDetection = jumps.detection(for: description.kind)
         let info = DeviceInfo(id: id, path: path, description: description, geometry: geometry)
         devices[id] = Device(info: info, decoder: decoder)
         tracker.addDevice(id, geometry: geometry)

@@ -52,6 +52,7 @@ extension StrokeEvent {
         var names: [String] = []
         if flags.contains(.adopted) { names.append("adopted") }
         if flags.contains(.semiMT) { names.append("semiMT") }
+        if flags.contains(.jump) { names.append("jump") }
         if !geometry.hasResolution { names.append("noResolution") }
         return names
     }

@@ -14,6 +14,8 @@ public struct ReplaySummary: Sendable {
     public var ended = 0
     public var cancelled: [CancelReason: Int] = [:]
     public var moved = 0
+    /// Strokes that began at a touch jump (`JumpDetection`).
+    public var jumps = 0
     public var stillActive = 0
     public var mostConcurrent = 0
     public var firstTime: Timestamp?
@@ -34,7 +36,9 @@ public struct ReplaySummary: Sendable {
         lastTime = time
         for e in events {
             switch e.kind {
-            case .began: began += 1
+            case .began:
+                began += 1
+                if e.flags.contains(.jump) { jumps += 1 }
             case .moved: moved += 1
             case .ended: ended += 1
             case .cancelled(let reason): cancelled[reason, default: 0] += 1
@@ -65,6 +69,7 @@ public struct ReplaySummary: Sendable {
         let cancelledTotal = cancelled.values.reduce(0, +)
         let reasons = cancelled.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
         out.append("cancelled: \(cancelledTotal)" + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))"))
+        if jumps > 0 { out.append("touch jumps: \(jumps) (each ended a stroke and began another)") }
         out.append("still active: \(stillActive)")
         out.append("most concurrent: \(mostConcurrent)")
         out.append("points moved: \(moved)")

@@ -55,6 +55,13 @@ public struct Replayer: Sendable {
         self.summary = ReplaySummary(recording: recording)
     }
 
+    /// Applies a touch-jump setting to every device of the recording (before the first `next`).
+    public mutating func setJumps(_ setting: JumpSetting) {
+        for d in devices {
+            tracker.setJumpDetection(setting.detection(for: d.recorded.description.kind), of: d.id)
+        }
+    }
+
     /// Processes the next frame (of whichever device's is earliest), appending its stroke events
     /// to `out`. Returns nil when every device is done.
     public mutating func next(into out: inout [StrokeEvent]) -> Step? {

@@ -22,6 +22,9 @@ public struct DeviceGeometry: Hashable, Sendable {
     }
     /// Cached `!calibration.isIdentity`, for the per-point path.
     public private(set) var calibrated = false
+    /// When set, a contact that moves farther in one frame than a finger can is split into two
+    /// strokes. The default depends on the device's kind (`JumpDetection.defaultFor`).
+    public var jumpDetection: JumpDetection?
 
     /// Geometry of a device as the decoder reads it: MT axes for slotted devices, `ABS_X`/`ABS_Y`
     /// for single-touch ones.
@@ -42,6 +45,7 @@ public struct DeviceGeometry: Hashable, Sendable {
             axes.insert(.pressure)
         }
         self.axes = axes
+        jumpDetection = JumpDetection.defaultFor(d.kind)
         xScale = x.maximum > x.minimum ? 1 / Double(x.maximum - x.minimum) : 0
         yScale = y.maximum > y.minimum ? 1 / Double(y.maximum - y.minimum) : 0
     }

@@ -10,6 +10,11 @@ public struct StrokeTracker: Sendable {
     public private(set) var completed: BoundedHistory<Stroke>
     private var geometries: [DeviceID: DeviceGeometry] = [:]
     private var nextStrokeID: UInt64
+    /// Strokes split at a touch jump (`JumpDetection`), over all devices.
+    public private(set) var jumps = 0
+    /// Per live stroke on a device with jump detection: its last motion's distance per reference
+    /// frame (`JumpDetection.judge`).
+    private var jumpDistances: [StrokeKey: Double] = [:]
 
     /// - Parameters:
     ///   - historyLimit: how many completed strokes to keep.
@@ -27,6 +32,11 @@ public struct StrokeTracker: Sendable {
     /// theirs. Does nothing for a device never added.
     public mutating func setCalibration(_ calibration: Calibration, of device: DeviceID) {
         geometries[device]?.calibration = calibration
+    }
+
+    /// Replaces `device`'s touch-jump detection (nil: off) from the next frame on.
+    public mutating func setJumpDetection(_ detection: JumpDetection?, of device: DeviceID) {
+        geometries[device]?.jumpDetection = detection
     }
 
     public func geometry(of device: DeviceID) -> DeviceGeometry? { geometries[device] }
@@ -58,17 +68,29 @@ public struct StrokeTracker: Sendable {
                 }
                 out.append(event(.began, stroke, frame: frame, point: point))
             case .moved:
-                guard let id = inProgress[key]?.id else {
+                guard let stroke = inProgress[key] else {
                     assertionFailure("decoder bug: moved for \(key), which is not in progress")
                     continue
                 }
+                if geometry.jumpDetection != nil, isJump(key, stroke, to: point, geometry) {
+                    splitAtJump(key, e, point: point, frame: frame, into: &out)
+                    continue
+                }
                 inProgress[key]!.points.append(point)
-                out.append(StrokeEvent(kind: .moved, stroke: id, device: device, frame: frame, slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
+                out.append(StrokeEvent(kind: .moved, stroke: stroke.id, device: device, frame: frame, slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
             case .ended, .cancelled:
+                if e.kind == .ended, geometry.jumpDetection != nil, let stroke = inProgress[key],
+                    isJump(key, stroke, to: point, geometry)
+                {
+                    // The lift sample is somewhere else: the finger that lifted there is a stroke
+                    // of its own, begun and ended in this frame.
+                    splitAtJump(key, e, point: point, frame: frame, into: &out)
+                }
                 guard var stroke = inProgress.removeValue(forKey: key) else {
                     assertionFailure("decoder bug: \(e.kind) for \(key), which is not in progress")
                     continue
                 }
+                if !jumpDistances.isEmpty { jumpDistances[key] = nil }
                 if case .cancelled(let reason) = e.kind {
                     stroke.state = .cancelled(reason)
                     out.append(event(.cancelled(reason), stroke, frame: frame, point: point))
@@ -81,6 +103,45 @@ public struct StrokeTracker: Sendable {
                 }
             }
         }
+    }
+
+    /// Judges the motion of `stroke` to `point`, remembering its distance for the next motion.
+    private mutating func isJump(_ key: StrokeKey, _ stroke: Stroke, to point: StrokePoint, _ geometry: DeviceGeometry) -> Bool {
+        let verdict = geometry.jumpDetection!.judge(
+            from: stroke.points[stroke.points.count - 1], to: point, lastDistance: jumpDistances[key] ?? 0,
+            geometry: geometry)
+        switch verdict {
+        case .motion(let distance):
+            jumpDistances[key] = distance
+            return false
+        case .unjudged:
+            return false
+        case .jump:
+            jumpDistances[key] = nil
+            return true
+        }
+    }
+
+    /// Ends the stroke under `key` at its last point (the last believable one) and begins a new
+    /// stroke, flagged `jump`, at `point`, under the same key.
+    private mutating func splitAtJump(
+        _ key: StrokeKey, _ e: ContactEvent, point: StrokePoint, frame: UInt64, into out: inout [StrokeEvent]
+    ) {
+        var old = inProgress.removeValue(forKey: key)!
+        old.state = .ended
+        out.append(event(.ended, old, frame: frame, point: old.points[old.points.count - 1]))
+        completed.append(old)
+        jumps += 1
+        let id = StrokeID(rawValue: nextStrokeID)
+        nextStrokeID += 1
+        var flags = e.flags.subtracting(.adopted)
+        flags.insert(.jump)
+        let stroke = Stroke(
+            id: id, device: key.device, slot: e.slot, trackingID: e.trackingID, flags: flags, state: .inProgress,
+            firstFrame: frame, points: [point]
+        )
+        inProgress[key] = stroke
+        out.append(event(.began, stroke, frame: frame, point: point))
     }
 
     private func event(_ kind: StrokeEvent.Kind, _ s: Stroke, frame: UInt64, point: StrokePoint) -> StrokeEvent {

@@ -34,6 +34,11 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "How many completed strokes the tracker keeps.")
     var history = 256
 
+    @Option(help: ArgumentHelp(
+        "Touch-jump detection: default (on for touchpads), off, or a threshold in millimetres per 12 ms frame.",
+        valueName: "default|off|MM"))
+    var touchJumps = "default"
+
     @Flag(help: ArgumentHelp(
         "Instead of decoding: create the recording's devices through /dev/uinput and play its frames into them.",
         discussion: "Prints 'device N: NODE NAME' per device, then plays with the recorded timing. Every input stack on the machine sees the virtual devices."))
@@ -49,6 +54,7 @@ struct ReplayCommand: ParsableCommand {
     var settle: Double = 1
 
     func validate() throws {
+        guard JumpSetting(text: touchJumps) != nil else { throw ValidationError("--touch-jumps must be default, off or a positive number of millimetres") }
         guard history >= 0 else { throw ValidationError("--history must not be negative") }
         guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more") }
         guard settle >= 0, settle.isFinite else { throw ValidationError("--settle must be 0 or more") }
@@ -79,6 +85,7 @@ struct ReplayCommand: ParsableCommand {
                 printError("\(file): \(error)")
                 throw Exit.dataError
             }
+            replayer.setJumps(JumpSetting(text: touchJumps)!)
             if summary {
                 var scratch: [StrokeEvent] = []
                 while replayer.next(into: &scratch) != nil { scratch.removeAll(keepingCapacity: true) }

@@ -23,6 +23,16 @@ enum TestDevices {
         )
     }
 
+    /// A clickpad (BTN_TOOL_FINGER + INPUT_PROP_BUTTONPAD): a touchpad, where touch-jump
+    /// detection is on by default.
+    static func touchpad(resolution: Int32 = 10) -> DeviceDescription {
+        var d = touchscreen(resolution: resolution)
+        d.name = "test touchpad"
+        d.properties = [InputProperty.pointer, InputProperty.buttonpad]
+        d.codes[.key] = [KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnLeft]
+        return d
+    }
+
     static func singleTouch() -> DeviceDescription {
         DeviceDescription(
             name: "test single touch", id: InputID(bustype: 3, vendor: 1, product: 2, version: 3),
@@ -72,19 +82,21 @@ struct Script {
     var time: Int64 = 0
     let device = DeviceID(1)
     var events: [StrokeEvent] = []
+    /// Microseconds between frames.
+    var frameInterval: Int64 = 10_000
 
     init(_ description: DeviceDescription) throws {
         decoder = try MultitouchDecoder(description: description)
         tracker.addDevice(device, geometry: DeviceGeometry(description: description))
     }
 
-    /// Feeds events (each `E.syn` ends a frame, stamped 10 ms after the previous one) and returns
+    /// Feeds events (each `E.syn` ends a frame, stamped `frameInterval` after the previous one) and returns
     /// the transcript of what they produced.
     @discardableResult
     mutating func feed(_ input: [InputEvent]) -> [String] {
         var produced: [StrokeEvent] = []
         for var e in input {
-            if e.type == .syn { time += 10_000 }
+            if e.type == .syn { time += frameInterval }
             e.time = Timestamp(microseconds: time)
             guard let f = assembler.feed(e) else { continue }
             if case .frame = f { frame += 1 }
@@ -114,6 +126,7 @@ struct Script {
         var s = "\(kindName(e.kind)) \(e.stroke) s\(e.slot) #\(e.trackingID.map(String.init) ?? "?") (\(e.point.x),\(e.point.y))"
         if e.flags.contains(.adopted) { s += " [adopted]" }
         if e.flags.contains(.semiMT) { s += " [semiMT]" }
+        if e.flags.contains(.jump) { s += " [jump]" }
         return s
     }
 

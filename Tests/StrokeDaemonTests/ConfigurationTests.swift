@@ -60,4 +60,29 @@ import Testing
             #expect("\(error)".hasPrefix(prefix), "\(error)")
         }
     }
+
+    @Test func touchJumpsAreReadPerDevice() throws {
+        let c = try DaemonConfiguration.parse(
+            """
+            touchJumps:
+              - {match: "name:Pad", threshold: off}
+              - {match: "name:Screen", threshold: 30}
+              - {match: "name:*", threshold: default}
+            """, file: "t.yaml")
+        #expect(c.jumpSetting(path: "/dev/input/event1", name: "Pad") == .off)
+        #expect(c.jumpSetting(path: "/dev/input/event1", name: "Screen") == .thresholdMM(30))
+        #expect(c.jumpSetting(path: "/dev/input/event1", name: "Other") == .deviceDefault)
+        #expect(DaemonConfiguration().jumpSetting(path: "/dev/input/event1", name: "Pad") == .deviceDefault)
+        for (text, message) in [
+            ("touchJumps:\n  - {threshold: 3}\n", "t.yaml:2: a 'touchJumps' entry needs 'match'"),
+            ("touchJumps:\n  - {match: a}\n", "t.yaml:2: a 'touchJumps' entry needs 'threshold'"),
+            ("touchJumps:\n  - {match: a, threshold: -1}\n", "t.yaml:2: 'touchJumps.threshold' must be default, off or"),
+        ] {
+            #expect {
+                _ = try DaemonConfiguration.parse(text, file: "t.yaml")
+            } throws: { error in
+                "\(error)".hasPrefix(message)
+            }
+        }
+    }
 }
