@@ -13,10 +13,14 @@ extension MultitouchDecoder {
     }
 
     private mutating func flushSlot(_ s: Int, time: Timestamp, into out: inout [ContactEvent]) {
-        if let endSample = slots[s].committedEndSample, case .contact(let c) = slots[s].committed, !c.suppressed {
-            // A lift that only a resync reveals happened at an unknown time and place: void.
-            let kind: ContactEvent.Kind = origin == .resync ? .cancelled(.resync) : .ended
-            out.append(event(kind, slot: s, contact: c, time: time, sample: endSample))
+        if let endSample = slots[s].committedEndSample, case .contact(let c) = slots[s].committed {
+            if c.published {
+                // A lift that only a resync reveals happened at an unknown time and place: void.
+                let kind: ContactEvent.Kind = origin == .resync ? .cancelled(.resync) : .ended
+                out.append(event(kind, slot: s, contact: c, time: time, sample: endSample))
+            } else if c.pending {
+                diagnostics.unpositionedContacts += 1
+            }
         }
         if !slots[s].transients.isEmpty {
             for t in slots[s].transients {
@@ -27,6 +31,10 @@ extension MultitouchDecoder {
                 }
                 if t.sample.toolType == ToolType.palm {
                     diagnostics.palmsSuppressed += 1
+                    continue
+                }
+                if !t.sample.positionKnown {
+                    diagnostics.unpositionedContacts += 1
                     continue
                 }
                 out.append(event(.began, slot: s, contact: t.contact, time: time, sample: t.sample))
@@ -44,13 +52,8 @@ extension MultitouchDecoder {
             } else {
                 continues = false
             }
-            if !continues {
-                if isPalm {
-                    c.suppressed = true
-                    diagnostics.palmsSuppressed += 1
-                } else {
-                    out.append(event(.began, slot: s, contact: c, time: time, sample: sample))
-                }
+            if !continues || c.pending {
+                begin(&c, slot: s, sample: sample, time: time, into: &out)
             } else if !c.suppressed {
                 if isPalm {
                     out.append(event(.cancelled(.palm), slot: s, contact: c, time: time, sample: sample))
@@ -65,12 +68,7 @@ extension MultitouchDecoder {
                 // Motion in a slot whose contact began before we were watching: adopt it.
                 var c = Contact(generation: nextGeneration, trackingID: nil, flags: .adopted)
                 nextGeneration += 1
-                if isPalm {
-                    c.suppressed = true
-                    diagnostics.palmsSuppressed += 1
-                } else {
-                    out.append(event(.began, slot: s, contact: c, time: time, sample: sample))
-                }
+                begin(&c, slot: s, sample: sample, time: time, into: &out)
                 slots[s].current = .contact(c)
             }
         case .empty:
@@ -80,5 +78,23 @@ extension MultitouchDecoder {
         slots[s].committedEndSample = nil
         slots[s].axesDirty = false
         slots[s].touched = false
+    }
+
+    /// Publishes `c`'s `began`, unless it is a palm (suppressed for good) or its position is not
+    /// known yet (pending: a later frame that completes the position begins it).
+    @inline(__always)
+    private mutating func begin(
+        _ c: inout Contact, slot s: Int, sample: ContactSample, time: Timestamp, into out: inout [ContactEvent]
+    ) {
+        if sample.toolType == ToolType.palm {
+            if !c.suppressed { diagnostics.palmsSuppressed += 1 }
+            c.suppressed = true
+            c.pending = false
+        } else if !sample.positionKnown {
+            c.pending = true
+        } else {
+            c.pending = false
+            out.append(event(.began, slot: s, contact: c, time: time, sample: sample))
+        }
     }
 }

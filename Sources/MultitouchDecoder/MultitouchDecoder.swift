@@ -27,6 +27,8 @@ public struct MultitouchDecoder: Sendable {
     public enum Mode: Hashable, Sendable {
         case slots(count: Int)
         case singleTouch
+        /// A pen device: one tool, proximity and touch (`MultitouchDecoder+Tool.swift`).
+        case tool
     }
 
     public let mode: Mode
@@ -41,6 +43,8 @@ public struct MultitouchDecoder: Sendable {
     let declared: DeclaredAxes
     /// Where the frame being decoded came from (`MultitouchDecoder+Resync.swift`).
     var origin = FrameOrigin.device
+    /// The tool of a pen device (unused otherwise).
+    var pen: PenState
 
     /// - Throws: `DecoderError` for devices that are neither protocol B nor single-touch.
     public init(description: DeviceDescription) throws(DecoderError) {
@@ -53,6 +57,10 @@ public struct MultitouchDecoder: Sendable {
             currentSlot = initial >= 0 && initial < count ? initial : 0
         case .singleTouch:
             mode = .singleTouch
+            slots = [Slot()]
+            currentSlot = 0
+        case .tool:
+            mode = .tool
             slots = [Slot()]
             currentSlot = 0
         case .anonymous:
@@ -68,6 +76,7 @@ public struct MultitouchDecoder: Sendable {
         }
         deviceFlags = description.isSemiMT ? .semiMT : []
         declared = DeclaredAxes(description)
+        pen = PenState(description: description)
     }
 
     /// Number of slots (1 for single-touch).
@@ -75,8 +84,9 @@ public struct MultitouchDecoder: Sendable {
 
     /// Published contacts currently down.
     public var activeContacts: Int {
-        slots.reduce(0) { n, slot in
-            if case .contact(let c) = slot.committed, !c.suppressed { return n + 1 }
+        if mode == .tool { return pen.strokeLive ? 1 : 0 }
+        return slots.reduce(0) { n, slot in
+            if case .contact(let c) = slot.committed, c.published { return n + 1 }
             return n
         }
     }
@@ -86,7 +96,11 @@ public struct MultitouchDecoder: Sendable {
         switch input {
         case .frame(let frame):
             for event in frame.events { apply(event) }
-            flush(time: frame.time, into: &out)
+            if mode == .tool {
+                flushTool(time: frame.time, into: &out)
+            } else {
+                flush(time: frame.time, into: &out)
+            }
         case .dropped(let time):
             diagnostics.drops += 1
             cancelAll(reason: .eventsDropped, time: time, into: &out)
@@ -96,8 +110,12 @@ public struct MultitouchDecoder: Sendable {
     /// Cancels every published live contact with `reason` (device removed, shutdown, lost events)
     /// and forgets what is known about every slot.
     public mutating func cancelAll(reason: CancelReason, time: Timestamp, into out: inout [ContactEvent]) {
+        if mode == .tool {
+            cancelTool(reason: reason, time: time, into: &out)
+            return
+        }
         for index in slots.indices {
-            if case .contact(let c) = slots[index].committed, !c.suppressed {
+            if case .contact(let c) = slots[index].committed, c.published {
                 out.append(event(.cancelled(reason), slot: index, contact: c, time: time, sample: slots[index].sample))
             }
             slots[index].committed = .unknown

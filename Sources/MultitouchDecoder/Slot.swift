@@ -15,6 +15,12 @@ struct Contact: Hashable, Sendable {
     /// A palm, or a contact cancelled as one: never published again (libinput keeps a palm a
     /// palm until the touch ends, even if the firmware flips the tool type back).
     var suppressed = false
+    /// Not published yet because its position is not known (docs/decoder.md, "No invented
+    /// values"): its `began` comes with the first frame that completes the position.
+    var pending = false
+
+    /// Its `began` has been published and no `ended` or `cancelled` yet.
+    var published: Bool { !suppressed && !pending }
 }
 
 /// A contact that began and ended (or was replaced) within one frame.
@@ -25,7 +31,7 @@ struct TransientContact: Hashable, Sendable {
 
 /// One slot: the committed state as of the last `SYN_REPORT`, and what the current frame changed.
 struct Slot: Hashable, Sendable {
-    var sample = ContactSample()
+    var sample = ContactSample(known: [])
     var committed = Occupancy.unknown
     var current = Occupancy.unknown
     /// A tracked axis changed during the current frame.

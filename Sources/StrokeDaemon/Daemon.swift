@@ -176,7 +176,7 @@ public final class Daemon: @unchecked Sendable {
         return w.finish()
     }
 
-    public static let features = ["subscribe", "filters", "snapshot", "resume", "merge", "devices", "live", "history", "ping", "stats"]
+    public static let features = ["subscribe", "filters", "snapshot", "resume", "merge", "devices", "live", "history", "ping", "stats", "hover"]
 
     /// Figures for `stats` and tests.
     public struct Stats: Sendable {

@@ -17,8 +17,9 @@ extension RenderScene {
         while replayer.next(into: &events) != nil {
             for e in events {
                 let geometry = geometries[e.device]!
+                guard let kind = RenderScene.collectorKind(e, geometry: geometry) else { continue }
                 collector.apply(
-                    RenderScene.collectorKind(e, geometry: geometry), stroke: e.stroke.rawValue, device: e.device.rawValue,
+                    kind, stroke: e.stroke.rawValue, device: e.device.rawValue,
                     slot: e.slot, point: RenderScene.Point(e.point, axes: geometry.axes)
                 )
             }
@@ -35,12 +36,18 @@ extension RenderScene {
         self.init(title: title, devices: devices, strokes: collector.strokes, origin: origin)
     }
 
-    static func collectorKind(_ e: StrokeEvent, geometry: DeviceGeometry) -> StrokeCollector.Kind {
+    /// The stroke event for the collector; nil for hover, which is not drawn.
+    static func collectorKind(_ e: StrokeEvent, geometry: DeviceGeometry) -> StrokeCollector.Kind? {
         switch e.kind {
-        case .began: return .began(flags: StrokeEvent.flagNames(e.flags, geometry: geometry))
+        case .began:
+            var flags = StrokeEvent.flagNames(e.flags, geometry: geometry)
+            // The picture tells an eraser's strokes from a pen's (`SVGRenderer+Panel.swift`).
+            if geometry.isPen && e.point.toolType == ToolType.eraser { flags.append("eraser") }
+            return .began(flags: flags)
         case .moved: return .moved
         case .ended: return .ended
         case .cancelled(let reason): return .cancelled(reason: reason.rawValue)
+        case .hover: return nil
         }
     }
 }

@@ -64,6 +64,10 @@ public struct StrokeTracker: Sendable {
                 }
                 inProgress[key]!.points.append(point)
                 out.append(StrokeEvent(kind: .moved, stroke: id, device: device, frame: frame, slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
+            case .hover(let phase):
+                out.append(StrokeEvent(
+                    kind: .hover(phase), stroke: .hover(device: device, slot: e.slot), device: device, frame: frame,
+                    slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
             case .ended, .cancelled:
                 guard var stroke = inProgress.removeValue(forKey: key) else {
                     assertionFailure("decoder bug: \(e.kind) for \(key), which is not in progress")

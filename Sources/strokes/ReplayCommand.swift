@@ -31,6 +31,9 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Keep the recorded timing between frames instead of running as fast as possible.")
     var realtime = false
 
+    @Flag(help: "Also print hover events (a pen, or a contact that reports a distance, near the surface without touching it).")
+    var hover = false
+
     @Option(help: "How many completed strokes the tracker keeps.")
     var history = 256
 
@@ -98,7 +101,10 @@ struct ReplayCommand: ParsableCommand {
             if pacer != nil {
                 pacer!.wait(until: step.time)
             }
-            for e in events { out.line(e.json(geometry: geometries[e.device]!)) }
+            for e in events {
+                if case .hover = e.kind, !hover { continue }
+                out.line(e.json(geometry: geometries[e.device]!))
+            }
             events.removeAll(keepingCapacity: true)
             if pacer != nil { out.flush() }
         }
