@@ -53,14 +53,14 @@ extension RenderScene {
 }
 
 extension RenderScene.Point {
-    /// The tracker's point, keeping the optional axes the device has.
+    /// The tracker's point, keeping the optional axes the device has and has reported.
     init(_ p: StrokePoint, axes: DeviceGeometry.Axes) {
         self.init(
             time: p.time.microseconds, x: p.x, y: p.y,
-            pressure: axes.contains(.pressure) ? p.pressure : nil,
-            touchMajor: axes.contains(.touchMajor) ? p.touchMajor : nil,
-            touchMinor: axes.contains(.touchMinor) ? p.touchMinor : nil,
-            orientation: axes.contains(.orientation) ? p.orientation : nil
+            pressure: axes.contains(.pressure) && p.known.contains(.pressure) ? p.pressure : nil,
+            touchMajor: axes.contains(.touchMajor) && p.known.contains(.touchMajor) ? p.touchMajor : nil,
+            touchMinor: axes.contains(.touchMinor) && p.known.contains(.touchMinor) ? p.touchMinor : nil,
+            orientation: axes.contains(.orientation) && p.known.contains(.orientation) ? p.orientation : nil
         )
     }
 }

@@ -148,6 +148,10 @@ extension SVGRenderer {
             // A stroke that never left its first pixel: a zero-length segment, which round caps draw as a dot.
             if vertices == 1 { d += " L" + last }
             out += "<path class=\"stroke \(state)\" data-stroke=\"\(s.id)\" data-slot=\"\(s.slot)\" stroke=\"\(color(s))\" stroke-width=\"\(SVGText.n(w))\"\(extra) d=\"\(d)\"/>\n"
+            // An eraser's stroke is drawn hollow: its outline in the stroke's colour.
+            if s.flags.contains("eraser") {
+                out += "<path class=\"eraser\" data-stroke=\"\(s.id)\" stroke=\"#f6f6f4\" stroke-opacity=\"1\" stroke-width=\"\(SVGText.n(max(w * 0.6, 1)))\"\(extra) d=\"\(d)\"/>\n"
+            }
         }
 
         private func writeMarks(_ s: RenderScene.Stroke, width w: Double, into out: inout String) {
