@@ -1,0 +1,63 @@
+import Foundation
+import StrokeClient
+@testable import StrokeDaemon
+import InputCore
+import MultitouchDecoder
+import StrokeProtocol
+import StrokeRecording
+import StrokeReplay
+import StrokeTracker
+import Testing
+
+/// `hover` is a stream type a client asks for; clients that do not (every client written before
+/// it, such as examples/strokes_client.py) see the stream they always saw.
+@Suite(.serialized) struct HoverStreamTests {
+    static let pen = "16-wacom-cintiq13hd-pen-hover-tilt.evemu"
+
+    /// `strokes replay` of the pen recording, with or without hover.
+    static func transcript(hover: Bool) throws -> [String] {
+        var replayer = try Replayer(recording: try RecordingReader.read(path: TestDaemon.fixture(pen)))
+        return replayer.runToEnd().filter { e in
+            if case .hover = e.kind { return hover }
+            return true
+        }.map { $0.json(geometry: replayer.devices[0].geometry) }
+    }
+
+    @Test func greetingAnnouncesHover() async throws {
+        let d = try await TestDaemon(recording: Self.pen)
+        let socket = try LineSocket(path: d.path)
+        let hello = try #require(try socket.readLine(timeout: 5)).json
+        #expect((hello["features"] as? [String])?.contains("hover") == true)
+        #expect(hello["protocol"] as? Int == 1)
+        try await d.stop()
+    }
+
+    @Test func defaultSubscriptionHasNoHoverAndAskingForItAddsIt() async throws {
+        let plain = try Self.transcript(hover: false)
+        let withHover = try Self.transcript(hover: true)
+        #expect(withHover.count > plain.count)
+        let d = try await TestDaemon(recording: Self.pen)
+        let old = try d.connect()
+        _ = try old.subscribe()
+        let hovering = try d.connect()
+        _ = try hovering.subscribe(["events": ["began", "moved", "ended", "cancelled", "hover"]])
+        try await d.advance()
+        #expect(try old.read(plain.count).map(\.withoutSeq) == plain)
+        #expect(try hovering.read(withHover.count).map(\.withoutSeq) == withHover)
+        try await d.stop()
+    }
+
+    @Test func hoverMotionIsMergedLikeMovesForSlowClients() {
+        let device = DeviceID(1)
+        let key = StrokeID.hover(device: device, slot: 0)
+        #expect(key != StrokeID(rawValue: 1) && key.rawValue > UInt64(UInt32.max))
+        func broadcast(_ phase: HoverPhase) -> Broadcast {
+            let point = StrokePoint(time: .zero, sample: .init(), geometry: .init(description: .init(name: "", id: .init(bustype: 0, vendor: 0, product: 0, version: 0))))
+            let e = StrokeEvent(kind: .hover(phase), stroke: key, device: device, frame: 1, slot: 0, trackingID: nil, point: point, flags: [])
+            return Broadcast(seq: 1, kind: .stroke(e), device: device, line: "")
+        }
+        #expect(broadcast(.motion).mergeableStroke == key)
+        #expect(broadcast(.proximityIn).mergeableStroke == nil)
+        #expect(broadcast(.motion).isHover && broadcast(.motion).typeName == "hover")
+    }
+}
