@@ -96,9 +96,9 @@ final class ClientConnection {
         if wrote { channel.flush() }
     }
 
-    /// A `moved` line with `"merged":n` after its `seq`.
+    /// A `moved` line with `"merged":n` after its `seq` (a hover line: after its `phase`).
     static func withMerged(_ line: String, _ merged: Int) -> String {
-        guard let r = line.range(of: ",\"stroke\":") else { return line }
+        guard let r = line.range(of: ",\"stroke\":") ?? line.range(of: ",\"device\":") else { return line }
         var out = line
         out.insert(contentsOf: ",\"merged\":\(merged)", at: r.lowerBound)
         return out

@@ -130,6 +130,12 @@ public struct Hub: Sendable {
         tracker.apply(contacts, device: device, frame: devices[device]!.frames, into: &strokeEvents)
         let geometry = devices[device]!.info.geometry
         for e in strokeEvents {
+            if case .hover = e.kind {
+                // Hover is transient like pointer motion: not numbered (so the sequence numbers a
+                // client without `hover` sees stay gapless) and not kept for resuming.
+                out.append(Broadcast(seq: seq, kind: .stroke(e), device: device, line: e.json(geometry: geometry)))
+                continue
+            }
             let next = seq + 1
             let line = e.json(geometry: geometry) { $0.field("seq", next) }
             out.append(publish(.stroke(e), device: device, line: line))

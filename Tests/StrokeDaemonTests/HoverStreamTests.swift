@@ -42,8 +42,13 @@ import Testing
         let hovering = try d.connect()
         _ = try hovering.subscribe(["events": ["began", "moved", "ended", "cancelled", "hover"]])
         try await d.advance()
-        #expect(try old.read(plain.count).map(\.withoutSeq) == plain)
-        #expect(try hovering.read(withHover.count).map(\.withoutSeq) == withHover)
+        let oldLines = try old.read(plain.count)
+        #expect(oldLines.map(\.withoutSeq) == plain)
+        // Hover takes no sequence numbers: a client without it still sees them gapless.
+        #expect(oldLines.map { $0.json["seq"] as? Int ?? -1 } == Array(2..<(2 + plain.count)))
+        let hoverLines = try hovering.read(withHover.count)
+        #expect(hoverLines.map(\.withoutSeq) == withHover)
+        #expect(hoverLines.filter { $0.contains(#""type":"hover""#) }.allSatisfy { !$0.contains(#""seq""#) })
         try await d.stop()
     }
 
