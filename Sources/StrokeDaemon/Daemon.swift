@@ -60,11 +60,13 @@ public final class Daemon: @unchecked Sendable {
     // MARK: Sources
 
     /// Adds a device and announces it.
-    public func addDevice(path: String, description: DeviceDescription, calibration: Calibration = .identity) throws
-        -> DeviceID
-    {
+    public func addDevice(
+        path: String, description: DeviceDescription, calibration: Calibration = .identity, group: String? = nil,
+        arbitration: Bool = true
+    ) throws -> DeviceID {
         loop.preconditionInEventLoop()
-        let (id, added) = try hub.addDevice(path: path, description: description, calibration: calibration)
+        let (id, added) = try hub.addDevice(
+            path: path, description: description, calibration: calibration, group: group, arbitration: arbitration)
         logger.info("device added", metadata: ["device": "\(id)", "name": "\(description.name)", "path": "\(path)"])
         publish([added])
         return id

@@ -96,6 +96,8 @@ extension DaemonConfiguration {
             case "maxLineLength": config.maxLineLength = try r.int(value, "maxLineLength", min: 256)
             case "calibration":
                 config.calibrations = try r.list(value, "calibration").map { try r.calibration($0) }
+            case "noTouchArbitration":
+                config.noTouchArbitration = try r.list(value, "noTouchArbitration").map { try r.string($0, "noTouchArbitration[]") }
             default: throw r.unknown(value, key)
             }
         }

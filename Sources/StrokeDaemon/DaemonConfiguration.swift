@@ -28,6 +28,9 @@ public struct DaemonConfiguration: Sendable {
     public var resume = 4096
     public var maxLineLength = 65536
     public var calibrations: [DeviceCalibration] = []
+    /// Selectors of touch devices whose strokes go on while a pen of their group is in
+    /// proximity (`noTouchArbitration`); every other grouped touch device is arbitrated.
+    public var noTouchArbitration: [String] = []
 
     /// Calibration for the devices a selector matches (the first matching entry applies).
     public struct DeviceCalibration: Sendable {
@@ -38,6 +41,11 @@ public struct DaemonConfiguration: Sendable {
     public init() {}
 
     /// The calibration for a device, from the first entry whose selector matches.
+    /// Whether a pen of its group in proximity cancels this device's finger strokes.
+    public func touchArbitration(path: String, name: String) -> Bool {
+        !noTouchArbitration.contains { DeviceSelector($0).matches(path: path, name: name) }
+    }
+
     public func calibration(path: String, name: String) -> Calibration {
         calibrations.first { DeviceSelector($0.match).matches(path: path, name: name) }?.calibration ?? .identity
     }

@@ -103,10 +103,12 @@ public final class EvdevSource: @unchecked Sendable, StrokeSource {
         let daemon = self.daemon
         let description = device.description
         let calibration = configuration.calibration(path: path, name: description.name)
+        let group = DeviceGroup.key(eventNode: path, bustype: description.id.bustype, vendor: description.id.vendor)
+        let arbitration = configuration.touchArbitration(path: path, name: description.name)
         let (slots, current) = device.slotStates()
         let now = MonotonicClock.now()
         let id: DeviceID? = try? daemon.loop.submit {
-            let id = try daemon.addDevice(path: path, description: description, calibration: calibration)
+            let id = try daemon.addDevice(path: path, description: description, calibration: calibration, group: group, arbitration: arbitration)
             if !slots.isEmpty {
                 daemon.process(MultitouchDecoder.seedFrame(slots: slots, currentSlot: current, time: now), origin: .seed, device: id)
             }

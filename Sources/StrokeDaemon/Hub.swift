@@ -17,6 +17,8 @@ public struct Hub: Sendable {
     public private(set) var tracker: StrokeTracker
     private var devices: [DeviceID: Device] = [:]
     private var nextDevice: UInt32 = 1
+    /// Device group keys and the tracker's numbers for them.
+    private var groupNumbers: [String: UInt32] = [:]
     /// The last sequence number handed out.
     public private(set) var seq: UInt64 = 0
     /// The most recent messages, for clients that resume.
@@ -35,8 +37,11 @@ public struct Hub: Sendable {
     public func device(_ id: DeviceID) -> DeviceInfo? { devices[id]?.info }
 
     /// Adds a device; its id is never reused. Contacts already down are adopted with `seed`.
+    /// Devices with the same `group` key (`DeviceGroup`) are one hardware: a pen of the group in
+    /// proximity cancels the others' finger strokes unless `arbitration` is off for them.
     public mutating func addDevice(
-        path: String, description: DeviceDescription, calibration: Calibration = .identity
+        path: String, description: DeviceDescription, calibration: Calibration = .identity, group: String? = nil,
+        arbitration: Bool = true
     ) throws(DecoderError) -> (DeviceID, Broadcast) {
         let decoder = try MultitouchDecoder(description: description)
         let id = DeviceID(nextDevice)
@@ -46,6 +51,11 @@ public struct Hub: Sendable {
         let info = DeviceInfo(id: id, path: path, description: description, geometry: geometry)
         devices[id] = Device(info: info, decoder: decoder)
         tracker.addDevice(id, geometry: geometry)
+        if let group {
+            let number = groupNumbers[group] ?? UInt32(groupNumbers.count + 1)
+            groupNumbers[group] = number
+            tracker.setGroup(id, group: number, arbitration: arbitration)
+        }
         var w = JSONWriter()
         w.field("type", "deviceAdded")
         w.field("seq", seq + 1)

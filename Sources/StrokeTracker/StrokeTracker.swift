@@ -6,10 +6,11 @@ import MultitouchDecoder
 /// polyline, lift moves it to `completed`, and a cancelled stroke is dropped with its reason.
 /// Pure: contact events in, stroke events out.
 public struct StrokeTracker: Sendable {
-    public private(set) var inProgress: [StrokeKey: Stroke] = [:]
+    public internal(set) var inProgress: [StrokeKey: Stroke] = [:]
     public private(set) var completed: BoundedHistory<Stroke>
-    private var geometries: [DeviceID: DeviceGeometry] = [:]
+    var geometries: [DeviceID: DeviceGeometry] = [:]
     private var nextStrokeID: UInt64
+    var arbiter = TouchArbitration()
 
     /// - Parameters:
     ///   - historyLimit: how many completed strokes to keep.
@@ -44,6 +45,13 @@ public struct StrokeTracker: Sendable {
         }
         for e in events {
             let key = StrokeKey(device: device, slot: e.slot, trackingID: e.trackingID)
+            if arbiter.isActive {
+                switch arbiter.decide(e, key: key, isPen: geometry.isPen) {
+                case .publish: break
+                case .drop: continue
+                case .penEntered(let group): cancelForPen(group: group, time: e.time, frame: frame, into: &out)
+                }
+            }
             let point = StrokePoint(time: e.time, sample: e.sample, geometry: geometry)
             switch e.kind {
             case .began:
@@ -51,7 +59,7 @@ public struct StrokeTracker: Sendable {
                 nextStrokeID += 1
                 let stroke = Stroke(
                     id: id, device: device, slot: e.slot, trackingID: e.trackingID, flags: e.flags, state: .inProgress,
-                    firstFrame: frame, points: [point]
+                    firstFrame: frame, points: [point], lastFrame: frame
                 )
                 if inProgress.updateValue(stroke, forKey: key) != nil {
                     assertionFailure("decoder bug: began for \(key), which is in progress")
@@ -63,6 +71,7 @@ public struct StrokeTracker: Sendable {
                     continue
                 }
                 inProgress[key]!.points.append(point)
+                inProgress[key]!.lastFrame = frame
                 out.append(StrokeEvent(kind: .moved, stroke: id, device: device, frame: frame, slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
             case .hover(let phase):
                 out.append(StrokeEvent(

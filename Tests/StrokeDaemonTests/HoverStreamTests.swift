@@ -66,3 +66,19 @@ import Testing
         #expect(broadcast(.motion).isHover && broadcast(.motion).typeName == "hover")
     }
 }
+
+/// libinput's device-group rule, as `DeviceGroup` applies it to live nodes.
+@Suite struct DeviceGroupTests {
+    @Test func penAndTouchOfOneUSBDeviceShareAGroup() {
+        let pen = DeviceGroup.key(phys: "usb-0000:00:14.0-1/input0", uniq: "", bustype: 3, vendor: 0x56a)
+        let touch = DeviceGroup.key(phys: "usb-0000:00:14.0-1/input1", uniq: "", bustype: 3, vendor: 0x56a)
+        let other = DeviceGroup.key(phys: "usb-0000:00:14.0-2/input0", uniq: "", bustype: 3, vendor: 0x56a)
+        #expect(pen != nil && pen == touch && pen != other)
+    }
+
+    @Test func uniqWinsAndNoPhysMeansNoGroup() {
+        #expect(DeviceGroup.key(phys: "a/b", uniq: "00:11:22", bustype: 5, vendor: 1) == "uniq:00:11:22")
+        #expect(DeviceGroup.key(phys: "", uniq: "", bustype: 3, vendor: 1) == nil)
+        #expect(DeviceGroup.key(phys: "isa0060", uniq: "", bustype: 17, vendor: 2) == nil)
+    }
+}
