@@ -74,7 +74,8 @@ extension MultitouchDecoder {
         case AbsCode.mtTouchMinor: setAxis(slot: s, \.touchMinor, value, .touchMinor)
         case AbsCode.mtOrientation: setAxis(slot: s, \.orientation, value, .orientation)
         case AbsCode.mtToolType: setAxis(slot: s, \.toolType, value, .toolType)
-        default: break  // WIDTH_*, DISTANCE, BLOB_ID, TOOL_X/Y: not part of a stroke point.
+        case AbsCode.mtDistance: setAxis(slot: s, \.distance, value, .distance)
+        default: break  // WIDTH_*, BLOB_ID, TOOL_X/Y: not part of a stroke point.
         }
     }
 

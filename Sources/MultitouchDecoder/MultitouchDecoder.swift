@@ -86,7 +86,7 @@ public struct MultitouchDecoder: Sendable {
     public var activeContacts: Int {
         if mode == .tool { return pen.strokeLive ? 1 : 0 }
         return slots.reduce(0) { n, slot in
-            if case .contact(let c) = slot.committed, c.published { return n + 1 }
+            if case .contact(let c) = slot.committed, c.published && c.touching { return n + 1 }
             return n
         }
     }
@@ -116,7 +116,12 @@ public struct MultitouchDecoder: Sendable {
         }
         for index in slots.indices {
             if case .contact(let c) = slots[index].committed, c.published {
-                out.append(event(.cancelled(reason), slot: index, contact: c, time: time, sample: slots[index].sample))
+                if c.touching {
+                    out.append(event(.cancelled(reason), slot: index, contact: c, time: time, sample: slots[index].sample))
+                }
+                if c.hovered {
+                    out.append(event(.hover(.proximityOut), slot: index, contact: c, time: time, sample: slots[index].sample))
+                }
             }
             slots[index].committed = .unknown
             slots[index].current = .unknown
@@ -136,6 +141,8 @@ struct DeclaredAxes: Hashable, Sendable {
     var abs: [Bool] = Array(repeating: false, count: Int(AbsCode.max) + 1)
     var absRange: [ClosedRange<Int32>?] = Array(repeating: nil, count: Int(AbsCode.max) + 1)
     var hasBtnTouch = false
+    /// `ABS_MT_DISTANCE`: contacts may hover (docs/decoder.md, "Hovering contacts").
+    var hasMTDistance = false
 
     init(_ description: DeviceDescription) {
         for (code, info) in description.absInfo where code <= AbsCode.max {
@@ -143,5 +150,6 @@ struct DeclaredAxes: Hashable, Sendable {
             absRange[Int(code)] = info.minimum <= info.maximum ? info.minimum...info.maximum : nil
         }
         hasBtnTouch = description.has(.key, KeyCode.btnTouch)
+        hasMTDistance = description.touchProtocol == .slots && description.has(.abs, AbsCode.mtDistance)
     }
 }

@@ -19,7 +19,15 @@ struct Contact: Hashable, Sendable {
     /// values"): its `began` comes with the first frame that completes the position.
     var pending = false
 
-    /// Its `began` has been published and no `ended` or `cancelled` yet.
+    /// On a device with `ABS_MT_DISTANCE`: the contact touches (its stroke is live) rather than
+    /// hovers. Always true on other devices.
+    var touching = true
+    /// On a device with `ABS_MT_DISTANCE`: the contact has hovered, so its `proximityIn` was
+    /// published and its lift publishes `proximityOut`. Contacts that only touch have no hover.
+    var hovered = false
+
+    /// It has been published (its `began`, or on a device that hovers its `proximityIn`) and has
+    /// not ended.
     var published: Bool { !suppressed && !pending }
 }
 

@@ -57,8 +57,8 @@ extension StrokeEvent {
         // A slot's tool type starts as MT_TOOL_FINGER in the kernel and is sent only when it
         // changes, so a finger is known without an event; a pen's tool is set by the decoder.
         if axes.contains(.toolType) { w.field("toolType", StrokeEvent.toolName(point.toolType)) }
-        guard geometry.isPen else { return }
         if axes.contains(.distance) && known.contains(.distance) { w.field("distance", point.distance) }
+        guard geometry.isPen else { return }
         if axes.contains(.tiltX) && known.contains(.tiltX) {
             w.field("tiltX", point.tiltX)
             if let d = geometry.tiltDegrees(x: point.tiltX) { w.field("tiltXDegrees", d, decimals: 2) }

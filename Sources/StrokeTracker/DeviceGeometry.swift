@@ -46,6 +46,7 @@ public struct DeviceGeometry: Hashable, Sendable {
             if d.has(.abs, AbsCode.mtTouchMinor) { axes.insert(.touchMinor) }
             if d.has(.abs, AbsCode.mtOrientation) { axes.insert(.orientation) }
             if d.has(.abs, AbsCode.mtToolType) { axes.insert(.toolType) }
+            if d.has(.abs, AbsCode.mtDistance) { axes.insert(.distance) }
         } else if d.has(.abs, AbsCode.pressure) {
             axes.insert(.pressure)
         }
