@@ -66,12 +66,14 @@ public struct StrokeTracker: Sendable {
                 }
                 out.append(event(.began, stroke, frame: frame, point: point))
             case .moved:
-                guard let id = inProgress[key]?.id else {
+                // One hash lookup for the hot path: the stroke's index, then in-place updates.
+                guard let index = inProgress.index(forKey: key) else {
                     assertionFailure("decoder bug: moved for \(key), which is not in progress")
                     continue
                 }
-                inProgress[key]!.points.append(point)
-                inProgress[key]!.lastFrame = frame
+                inProgress.values[index].points.append(point)
+                inProgress.values[index].lastFrame = frame
+                let id = inProgress.values[index].id
                 out.append(StrokeEvent(kind: .moved, stroke: id, device: device, frame: frame, slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
             case .hover(let phase):
                 out.append(StrokeEvent(
