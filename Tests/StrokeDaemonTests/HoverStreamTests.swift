@@ -52,6 +52,19 @@ import Testing
         try await d.stop()
     }
 
+    @Test func penDeviceObjectSaysWhatTheDeviceIs() async throws {
+        let d = try await TestDaemon(recording: "17-wacom-cintiq12wx-pen-and-eraser.evemu")
+        let c = try d.connect()
+        try c.send(["id": 3, "request": "devices"])
+        let reply = try c.next()
+        let device = try #require((reply["devices"] as? [[String: Any]])?.first)
+        #expect(device["kind"] as? String == "penDisplay")
+        #expect(device["tools"] as? [String] == ["pen", "eraser", "brush", "pencil", "airbrush"])
+        let axes = device["axes"] as? [String] ?? []
+        #expect(["pressure", "toolType", "distance", "tiltX", "tiltY", "buttons", "serial"].allSatisfy(axes.contains))
+        try await d.stop()
+    }
+
     @Test func hoverMotionIsMergedLikeMovesForSlowClients() {
         let device = DeviceID(1)
         let key = StrokeID.hover(device: device, slot: 0)
