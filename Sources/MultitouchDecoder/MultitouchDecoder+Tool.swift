@@ -18,6 +18,8 @@ struct PenState: Hashable, Sendable {
     /// because its position is unknown) and whether its stroke is live.
     var publishedTool: Int32?
     var strokeLive = false
+    /// The sample as of the last frame: what a tool that leaves proximity is published with.
+    var previousSample = ContactSample(known: [])
 
     init(description: DeviceDescription) {
         touchIsButton = description.has(.key, KeyCode.btnTouch)
@@ -72,16 +74,21 @@ extension MultitouchDecoder {
             touching = pen.hasPressure && sample.known.contains(.pressure) && sample.pressure > 0
         }
         let old = pen.publishedTool
+        let previous = pen.previousSample
+        pen.previousSample = sample
         // The frame that lifts the tool publishes its point with `ended`, not again as hover.
         var lifted = false
         if let old {
-            sample.toolType = old
+            // Wacom's driver zeroes the axes in the frame a tool leaves proximity; like libinput
+            // (evdev-tablet.c), the leaving tool keeps its last values from the frame before.
+            var last = tool == old ? sample : previous
+            last.toolType = old
             if pen.strokeLive && (!touching || tool != old) {
-                out.append(penEvent(.ended, time: time, sample: sample))
+                out.append(penEvent(.ended, time: time, sample: last))
                 pen.strokeLive = false
                 lifted = true
             }
-            if tool != old { out.append(penEvent(.hover(.proximityOut), time: time, sample: sample)) }
+            if tool != old { out.append(penEvent(.hover(.proximityOut), time: time, sample: last)) }
         }
         guard let tool else {
             pen.publishedTool = nil

@@ -12,11 +12,26 @@ extension RenderScene {
     public init(recording: Recording, title: String) throws {
         var replayer = try Replayer(recording: recording, historyLimit: 0)
         var collector = StrokeCollector()
+        var hover: [HoverTrace] = []
+        var openHover: [StrokeID: Int] = [:]
         var events: [StrokeEvent] = []
         let geometries = Dictionary(uniqueKeysWithValues: replayer.devices.map { ($0.id, $0.geometry) })
         while replayer.next(into: &events) != nil {
             for e in events {
                 let geometry = geometries[e.device]!
+                if case .hover(let phase) = e.kind {
+                    let point = RenderScene.Point(e.point, axes: geometry.axes)
+                    switch phase {
+                    case .proximityIn:
+                        openHover[e.stroke] = hover.count
+                        hover.append(HoverTrace(device: e.device.rawValue, points: [point]))
+                    case .motion:
+                        if let i = openHover[e.stroke] { hover[i].points.append(point) }
+                    case .proximityOut:
+                        if let i = openHover.removeValue(forKey: e.stroke) { hover[i].points.append(point) }
+                    }
+                    continue
+                }
                 guard let kind = RenderScene.collectorKind(e, geometry: geometry) else { continue }
                 collector.apply(
                     kind, stroke: e.stroke.rawValue, device: e.device.rawValue,
@@ -34,6 +49,7 @@ extension RenderScene {
         }
         let origin = recording.devices.compactMap { $0.events.first?.time.microseconds }.min()
         self.init(title: title, devices: devices, strokes: collector.strokes, origin: origin)
+        self.hover = hover
     }
 
     /// The stroke event for the collector; nil for hover, which is not drawn.
