@@ -32,6 +32,8 @@ public struct ContactSample: Hashable, Sendable {
     /// Which of the values above the device has reported (`KnownAxes`).
     public var known: KnownAxes = []
 
+    /// A sample with these values; `known` says which of them the device reported (all, unless
+    /// told otherwise).
     public init(
         x: Int32 = 0, y: Int32 = 0, pressure: Int32 = 0, touchMajor: Int32 = 0, touchMinor: Int32 = 0,
         orientation: Int32 = 0, toolType: Int32 = ToolType.finger, known: KnownAxes = .all

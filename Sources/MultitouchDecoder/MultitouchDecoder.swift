@@ -23,6 +23,12 @@ import InputCore
 ///   them and refused otherwise.
 /// - Slots out of range, events for undeclared codes and values outside absinfo are counted in
 ///   `diagnostics`, never trapped on.
+/// - No invented values: a contact is published once its position is known, and axes never
+///   reported are unknown (`ContactSample.known`).
+/// - Pen devices (`BTN_TOOL_PEN` & co.) are one tool: its touch is a stroke, its proximity
+///   without touch is `hover` (`MultitouchDecoder+Tool.swift`). On devices with `ABS_MT_DISTANCE`
+///   a contact's stroke is its time at distance 0; hovering contacts get `hover` events.
+///   PenTests, MultitouchHoverTests and UnknownPositionTests pin these rules.
 public struct MultitouchDecoder: Sendable {
     public enum Mode: Hashable, Sendable {
         case slots(count: Int)
