@@ -129,7 +129,9 @@ public final class EvdevDevice {
         for p in 0..<UInt32(INPUT_PROP_CNT) where libevdev_has_property(dev, p) == 1 { properties.insert(UInt16(p)) }
         var codes: [EventType: Set<UInt16>] = [:]
         var absInfo: [UInt16: AbsInfo] = [:]
-        for (type, max) in [(UInt32(EV_KEY), Int(cevdev_key_max())), (UInt32(EV_ABS), Int(cevdev_abs_max()))] {
+        // EV_MSC for pens: MSC_SERIAL is the tool's serial number (docs/decoder.md, "Pens").
+        let types = [(UInt32(EV_KEY), Int(cevdev_key_max())), (UInt32(EV_ABS), Int(cevdev_abs_max())), (UInt32(EV_MSC), Int(MSC_MAX))]
+        for (type, max) in types {
             guard libevdev_has_event_type(dev, type) == 1 else { continue }
             var set: Set<UInt16> = []
             for code in 0...max where libevdev_has_event_code(dev, type, UInt32(code)) == 1 {
