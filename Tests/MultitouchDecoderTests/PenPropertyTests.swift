@@ -60,3 +60,57 @@ import Testing
         #expect(s.decoder.activeContacts == (live == nil ? 0 : 1))
     }
 }
+
+/// Random protocol-B streams on a device with `ABS_MT_DISTANCE`: strokes keep their lifecycle,
+/// and each slot's hover is `proximityIn`, `motion`*, `proximityOut`, never during its stroke.
+@Suite struct HoverPropertyTests {
+    @Test(arguments: 0..<30)
+    func randomHoveringStreamsKeepTheInvariants(seed: UInt64) throws {
+        var rng = SplitMix64(state: seed &* 6151 &+ 11)
+        var s = try Script(MultitouchHoverTests.device())
+        var nextID: Int32 = 1
+        var events: [InputEvent] = []
+        for _ in 0..<400 {
+            for _ in 0..<Int.random(in: 0...4, using: &rng) {
+                switch Int.random(in: 0..<100, using: &rng) {
+                case 0..<15: events.append(E.slot(Int32.random(in: 0..<3, using: &rng)))
+                case 15..<25:
+                    events.append(E.id(nextID))
+                    nextID += 1
+                case 25..<35: events.append(E.id(-1))
+                case 35..<55: events.append(E.abs(AbsCode.mtDistance, Int32.random(in: 0...3, using: &rng)))
+                case 55..<58: events.append(E.tool(Bool.random(using: &rng) ? ToolType.palm : ToolType.finger))
+                case 58..<60: events.append(E.dropped)
+                case 60..<80: events.append(E.x(Int32.random(in: 0...1000, using: &rng)))
+                default: events.append(E.y(Int32.random(in: 0...500, using: &rng)))
+                }
+            }
+            events.append(E.syn)
+        }
+        s.feed(events)
+
+        var strokes: [UInt64: Int32] = [:]  // live stroke -> slot
+        var hovering: Set<Int32> = []
+        for e in s.events {
+            switch e.kind {
+            case .began:
+                #expect(strokes[e.stroke.rawValue] == nil)
+                #expect(!strokes.values.contains(e.slot), "two strokes in one slot")
+                strokes[e.stroke.rawValue] = e.slot
+            case .moved:
+                #expect(strokes[e.stroke.rawValue] == e.slot)
+            case .ended, .cancelled:
+                #expect(strokes.removeValue(forKey: e.stroke.rawValue) == e.slot)
+            case .hover(let phase):
+                #expect(!strokes.values.contains(e.slot), "hover \(phase) during the slot's stroke")
+                switch phase {
+                case .proximityIn: #expect(hovering.insert(e.slot).inserted)
+                case .motion: #expect(hovering.contains(e.slot))
+                case .proximityOut: #expect(hovering.remove(e.slot) != nil)
+                }
+            }
+        }
+        #expect(strokes.count == s.decoder.activeContacts)
+        #expect(s.events.contains { if case .hover = $0.kind { return true } else { return false } })
+    }
+}
