@@ -79,6 +79,23 @@ public final class EvdevDevice {
         return (out, Int32(libevdev_get_current_slot(dev)))
     }
 
+    /// For a pen device: its state as libevdev read it when the device was opened (`EVIOCGKEY`,
+    /// `EVIOCGABS`) as one frame of events, keys and axes, for `MultitouchDecoder.process(_:origin:)`
+    /// with `.seed`: a pen already in proximity (or touching) is published at once. Empty for
+    /// other devices.
+    public func toolSeedEvents(time: Timestamp) -> [InputEvent] {
+        let d = description
+        guard d.touchProtocol == .tool else { return [] }
+        var events: [InputEvent] = []
+        for code in (d.codes[.abs] ?? []).sorted() {
+            events.append(InputEvent(time: time, type: .abs, code: code, value: libevdev_get_event_value(dev, UInt32(EV_ABS), UInt32(code))))
+        }
+        for code in (d.codes[.key] ?? []).sorted() {
+            events.append(InputEvent(time: time, type: .key, code: code, value: libevdev_get_event_value(dev, UInt32(EV_KEY), UInt32(code))))
+        }
+        return events
+    }
+
     /// Reads every event available now, in order, each marked whether it is one of libevdev's
     /// sync events: after the kernel dropped events (`SYN_DROPPED`), libevdev reports the
     /// difference between the state before the drop and the device's state now as sync events,

@@ -107,7 +107,9 @@ extension MultitouchDecoder {
     }
 
     private func penEvent(_ kind: ContactEvent.Kind, time: Timestamp, sample: ContactSample) -> ContactEvent {
-        ContactEvent(kind: kind, slot: 0, trackingID: nil, time: time, sample: sample, flags: deviceFlags)
+        // A stroke found in a seed frame (the device's state when it was opened) began unseen.
+        let flags = kind == .began && origin != .device ? deviceFlags.union(.adopted) : deviceFlags
+        return ContactEvent(kind: kind, slot: 0, trackingID: nil, time: time, sample: sample, flags: flags)
     }
 
     /// Cancels the pen's live stroke and takes it out of proximity.

@@ -107,11 +107,13 @@ public final class EvdevSource: @unchecked Sendable, StrokeSource {
         let arbitration = configuration.touchArbitration(path: path, name: description.name)
         let (slots, current) = device.slotStates()
         let now = MonotonicClock.now()
+        let toolSeed = device.toolSeedEvents(time: now)
         let id: DeviceID? = try? daemon.loop.submit {
             let id = try daemon.addDevice(path: path, description: description, calibration: calibration, group: group, arbitration: arbitration)
             if !slots.isEmpty {
                 daemon.process(MultitouchDecoder.seedFrame(slots: slots, currentSlot: current, time: now), origin: .seed, device: id)
             }
+            if !toolSeed.isEmpty { daemon.process(Frame(events: toolSeed, time: now), origin: .seed, device: id) }
             return id
         }.wait()
         guard let id else { return }
