@@ -79,15 +79,21 @@ public final class EvdevDevice {
         return (out, Int32(libevdev_get_current_slot(dev)))
     }
 
-    /// For a pen device: its state as libevdev read it when the device was opened (`EVIOCGKEY`,
-    /// `EVIOCGABS`) as one frame of events, keys and axes, for `MultitouchDecoder.process(_:origin:)`
-    /// with `.seed`: a pen already in proximity (or touching) is published at once. Empty for
-    /// other devices.
+    /// For a pen device with a tool in proximity: its state as libevdev read it when the device
+    /// was opened (`EVIOCGKEY`, `EVIOCGABS`) as one frame of events, for
+    /// `MultitouchDecoder.process(_:origin:)` with `.seed`, so that the pen is published at once.
+    /// Keys, position, pressure and distance only: an axis such as tilt holds the kernel's initial
+    /// 0 on a device that never reports it, and would be an invented value. Empty otherwise.
     public func toolSeedEvents(time: Timestamp) -> [InputEvent] {
         let d = description
         guard d.touchProtocol == .tool else { return [] }
+        let inProximity = d.penTools.contains { tool in
+            let code = tool == ToolType.pen ? KeyCode.btnToolPen : UInt16(tool)
+            return libevdev_get_event_value(dev, UInt32(EV_KEY), UInt32(code)) != 0
+        }
+        guard inProximity else { return [] }
         var events: [InputEvent] = []
-        for code in (d.codes[.abs] ?? []).sorted() {
+        for code in [AbsCode.x, AbsCode.y, AbsCode.pressure, AbsCode.distance] where d.has(.abs, code) {
             events.append(InputEvent(time: time, type: .abs, code: code, value: libevdev_get_event_value(dev, UInt32(EV_ABS), UInt32(code))))
         }
         for code in (d.codes[.key] ?? []).sorted() {
