@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "StrokeRecordingTests", dependencies: ["StrokeRecording", "InputCore"]),
         .testTarget(
             name: "MultitouchDecoderTests",
-            dependencies: ["MultitouchDecoder", "StrokeTracker", "InputCore"]
+            dependencies: ["MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore"]
         ),
         .testTarget(
             name: "ReplayTests",

@@ -79,7 +79,7 @@ done
 cp "$kdir/evdev.ko" "$kdir/uinput.ko" "$root/lib/modules/"
 for f in 01-wacom-dth2242-touchscreen-10finger 03-atmel-maxtouch-touchscreen-4finger-drag \
     05-nexus4-touch_dev-mt-only-4finger 09-cypress-ps2-semi-mt-touchpad-3finger-press \
-    11-synaptics-ps2-clickpad-2finger-vert-scroll; do
+    11-synaptics-ps2-clickpad-2finger-vert-scroll 18-wacom-dth2242-pen-buttons; do
     cp "Tests/ReplayTests/Fixtures/$f.evemu" "$root/fixtures/"
 done
 cp KernelTests/guest-init.sh "$root/init"

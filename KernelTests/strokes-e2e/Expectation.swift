@@ -24,7 +24,11 @@ struct Expectation {
             format: .evemu(major: 1, minor: 3), devices: [RecordedDevice(description: description, events: filtered)])
         var replayer = try Replayer(recording: recording)
         let geometry = replayer.devices[0].geometry
-        lines = replayer.runToEnd().map { $0.json(geometry: geometry) }
+        // The guest's client subscribes without `hover`, as every client written before it.
+        lines = replayer.runToEnd().filter { e in
+            if case .hover = e.kind { return false }
+            return true
+        }.map { $0.json(geometry: geometry) }
         stillActive = replayer.tracker.live.map { $0.id.rawValue }.sorted()
     }
 }

@@ -29,6 +29,7 @@ let touchpad = "11-synaptics-ps2-clickpad-2finger-vert-scroll.evemu"
 let semiMT = "09-cypress-ps2-semi-mt-touchpad-3finger-press.evemu"
 let mtOnly = "05-nexus4-touch_dev-mt-only-4finger.evemu"
 let fourFinger = "03-atmel-maxtouch-touchscreen-4finger-drag.evemu"
+let pen = "18-wacom-dth2242-pen-buttons.evemu"
 
 var passed = 0
 var failed: [String] = []
@@ -56,7 +57,7 @@ do {
 }
 let scenarios = Scenarios(strokes: strokes, fixtures: fixtures, daemon: daemon, client: client)
 
-for file in [tenFinger, touchpad, semiMT, mtOnly] {
+for file in [tenFinger, touchpad, semiMT, mtOnly, pen] {
     run("replay-uinput \(file)") { try scenarios.lifecycle(file, player: .strokes) }
 }
 if evemu {

@@ -79,6 +79,29 @@ public final class EvdevDevice {
         return (out, Int32(libevdev_get_current_slot(dev)))
     }
 
+    /// For a pen device with a tool in proximity: its state as libevdev read it when the device
+    /// was opened (`EVIOCGKEY`, `EVIOCGABS`) as one frame of events, for
+    /// `MultitouchDecoder.process(_:origin:)` with `.seed`, so that the pen is published at once.
+    /// Keys, position, pressure and distance only: an axis such as tilt holds the kernel's initial
+    /// 0 on a device that never reports it, and would be an invented value. Empty otherwise.
+    public func toolSeedEvents(time: Timestamp) -> [InputEvent] {
+        let d = description
+        guard d.touchProtocol == .tool else { return [] }
+        let inProximity = d.penTools.contains { tool in
+            let code = tool == ToolType.pen ? KeyCode.btnToolPen : UInt16(tool)
+            return libevdev_get_event_value(dev, UInt32(EV_KEY), UInt32(code)) != 0
+        }
+        guard inProximity else { return [] }
+        var events: [InputEvent] = []
+        for code in [AbsCode.x, AbsCode.y, AbsCode.pressure, AbsCode.distance] where d.has(.abs, code) {
+            events.append(InputEvent(time: time, type: .abs, code: code, value: libevdev_get_event_value(dev, UInt32(EV_ABS), UInt32(code))))
+        }
+        for code in (d.codes[.key] ?? []).sorted() {
+            events.append(InputEvent(time: time, type: .key, code: code, value: libevdev_get_event_value(dev, UInt32(EV_KEY), UInt32(code))))
+        }
+        return events
+    }
+
     /// Reads every event available now, in order, each marked whether it is one of libevdev's
     /// sync events: after the kernel dropped events (`SYN_DROPPED`), libevdev reports the
     /// difference between the state before the drop and the device's state now as sync events,
@@ -129,7 +152,9 @@ public final class EvdevDevice {
         for p in 0..<UInt32(INPUT_PROP_CNT) where libevdev_has_property(dev, p) == 1 { properties.insert(UInt16(p)) }
         var codes: [EventType: Set<UInt16>] = [:]
         var absInfo: [UInt16: AbsInfo] = [:]
-        for (type, max) in [(UInt32(EV_KEY), Int(cevdev_key_max())), (UInt32(EV_ABS), Int(cevdev_abs_max()))] {
+        // EV_MSC for pens: MSC_SERIAL is the tool's serial number (docs/decoder.md, "Pens").
+        let types = [(UInt32(EV_KEY), Int(cevdev_key_max())), (UInt32(EV_ABS), Int(cevdev_abs_max())), (UInt32(EV_MSC), Int(MSC_MAX))]
+        for (type, max) in types {
             guard libevdev_has_event_type(dev, type) == 1 else { continue }
             var set: Set<UInt16> = []
             for code in 0...max where libevdev_has_event_code(dev, type, UInt32(code)) == 1 {

@@ -7,6 +7,11 @@ public enum DeviceKind: String, Hashable, Sendable {
     case touchpad
     /// A touch surface not mapped to a screen that is neither: a tablet's finger interface.
     case indirect
+    /// A pen display: a pen device mapped to a screen (`INPUT_PROP_DIRECT`), libinput's
+    /// "screen tablet" (Cintiq, a pen-enabled touchscreen's pen node).
+    case penDisplay
+    /// A pen tablet not mapped to a screen (Intuos): libinput's "external tablet".
+    case tablet
     /// Not a touch device.
     case other
 }
@@ -20,6 +25,9 @@ public enum TouchProtocol: String, Hashable, Sendable {
     case anonymous
     /// One contact: `ABS_X`/`ABS_Y` and `BTN_TOUCH`.
     case singleTouch
+    /// A pen device: one tool at a time, `ABS_X`/`ABS_Y` and `BTN_TOOL_PEN`, `_RUBBER`, `_BRUSH`,
+    /// `_PENCIL` or `_AIRBRUSH` for proximity (kernel `event-codes.rst`, "BTN_TOOL_<name>").
+    case tool
     /// No touch axes.
     case none
 }
@@ -30,6 +38,7 @@ extension DeviceDescription {
         let hasMTPosition = has(.abs, AbsCode.mtPositionX) && has(.abs, AbsCode.mtPositionY)
         let hasSTPosition = has(.abs, AbsCode.x) && has(.abs, AbsCode.y)
         if hasMTPosition && !has(.abs, AbsCode.mtSlot) && !has(.abs, AbsCode.reserved) { return .anonymous }
+        if hasSTPosition && !penTools.isEmpty { return .tool }
         if hasSTPosition && has(.key, KeyCode.btnTouch) { return .singleTouch }
         return .none
     }
@@ -37,8 +46,14 @@ extension DeviceDescription {
     /// `INPUT_PROP_SEMI_MT`: the slots carry the corners of a bounding box, not the fingers.
     public var isSemiMT: Bool { hasProperty(InputProperty.semiMT) }
 
+    /// The pen tools (`ToolType` values) the device declares a `BTN_TOOL_*` bit for, in code order.
+    public var penTools: [Int32] {
+        (KeyCode.btnToolPen...KeyCode.btnToolAirbrush).compactMap { has(.key, $0) ? ToolType.penTool(key: $0) : nil }
+    }
+
     public var kind: DeviceKind {
         guard touchProtocol != .none else { return .other }
+        if touchProtocol == .tool { return hasProperty(InputProperty.direct) ? .penDisplay : .tablet }
         if hasProperty(InputProperty.direct) { return .touchscreen }
         let fingerTool = has(.key, KeyCode.btnToolFinger)
         if fingerTool && !has(.key, KeyCode.btnToolPen) {

@@ -59,7 +59,13 @@ public enum AbsCode {
     public static let x: UInt16 = 0x00
     public static let y: UInt16 = 0x01
     public static let pressure: UInt16 = 0x18
+    public static let z: UInt16 = 0x02
+    public static let wheel: UInt16 = 0x08
     public static let distance: UInt16 = 0x19
+    public static let tiltX: UInt16 = 0x1a
+    public static let tiltY: UInt16 = 0x1b
+    /// `ABS_MISC`: Wacom tablets report the tool's id here.
+    public static let misc: UInt16 = 0x28
     /// `ABS_RESERVED` (0x2e): set by "fake MT" devices, whose ABS_MT_* codes are not multitouch.
     public static let reserved: UInt16 = 0x2e
     public static let mtSlot: UInt16 = 0x2f
@@ -88,12 +94,25 @@ public enum AbsCode {
 public enum KeyCode {
     public static let btnLeft: UInt16 = 0x110
     public static let btnToolPen: UInt16 = 0x140
+    public static let btnToolRubber: UInt16 = 0x141
+    public static let btnToolBrush: UInt16 = 0x142
+    public static let btnToolPencil: UInt16 = 0x143
+    public static let btnToolAirbrush: UInt16 = 0x144
     public static let btnToolFinger: UInt16 = 0x145
     public static let btnToolQuinttap: UInt16 = 0x148
+    public static let btnStylus3: UInt16 = 0x149
     public static let btnTouch: UInt16 = 0x14a
+    public static let btnStylus: UInt16 = 0x14b
+    public static let btnStylus2: UInt16 = 0x14c
     public static let btnToolDoubletap: UInt16 = 0x14d
     public static let btnToolTripletap: UInt16 = 0x14e
     public static let btnToolQuadtap: UInt16 = 0x14f
+}
+
+/// `MSC_*` codes used by strokes.
+public enum MscCode {
+    /// `MSC_SERIAL`: the serial number of the tool in proximity (Wacom).
+    public static let serial: UInt16 = 0x00
 }
 
 /// `INPUT_PROP_*` device properties.
@@ -114,4 +133,24 @@ public enum ToolType {
     public static let pen: Int32 = 0x01
     public static let palm: Int32 = 0x02
     public static let dial: Int32 = 0x0a
+    // strokes' own values for the tools of pen devices (BTN_TOOL_RUBBER ... BTN_TOOL_AIRBRUSH),
+    // beyond the kernel's MT_TOOL_MAX (0x0f) so that they never collide with an MT_TOOL_* value.
+    // BTN_TOOL_PEN is MT_TOOL_PEN.
+    public static let eraser: Int32 = 0x141
+    public static let brush: Int32 = 0x142
+    public static let pencil: Int32 = 0x143
+    public static let airbrush: Int32 = 0x144
+
+    /// The tool a `BTN_TOOL_*` key code of a pen device stands for; nil for other keys.
+    @inlinable
+    public static func penTool(key: UInt16) -> Int32? {
+        switch key {
+        case KeyCode.btnToolPen: return pen
+        case KeyCode.btnToolRubber: return eraser
+        case KeyCode.btnToolBrush: return brush
+        case KeyCode.btnToolPencil: return pencil
+        case KeyCode.btnToolAirbrush: return airbrush
+        default: return nil
+        }
+    }
 }

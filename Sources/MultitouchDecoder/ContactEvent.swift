@@ -3,7 +3,9 @@ import InputCore
 /// The per-slot axis values of one contact, raw device units.
 ///
 /// A slot's values persist across contacts: the kernel sends only changes, so a new contact that
-/// starts where the previous one in the same slot ended does not resend its position.
+/// starts where the previous one in the same slot ended does not resend its position. A value the
+/// device has not reported since decoding started is unknown: its bit in `known` is clear, its
+/// field holds 0, and nothing publishes it (docs/decoder.md, "No invented values").
 public struct ContactSample: Hashable, Sendable {
     public var x: Int32 = 0
     public var y: Int32 = 0
@@ -12,10 +14,29 @@ public struct ContactSample: Hashable, Sendable {
     public var touchMinor: Int32 = 0
     public var orientation: Int32 = 0
     public var toolType: Int32 = ToolType.finger
+    /// `ABS_DISTANCE` (pens) or `ABS_MT_DISTANCE`.
+    public var distance: Int32 = 0
+    /// `ABS_TILT_X`, `ABS_TILT_Y` (pens).
+    public var tiltX: Int32 = 0
+    public var tiltY: Int32 = 0
+    /// `ABS_Z`: the barrel rotation of Wacom's Art Pen (pens).
+    public var rotation: Int32 = 0
+    /// `ABS_WHEEL`: the finger wheel of an airbrush (pens).
+    public var wheel: Int32 = 0
+    /// `ABS_MISC`: the tool id Wacom tablets report (pens).
+    public var toolID: Int32 = 0
+    /// `MSC_SERIAL`: the tool's serial number (pens), as the kernel's unsigned value.
+    public var serial: UInt32 = 0
+    /// The stylus buttons held (`PenButtons`).
+    public var buttons: PenButtons = []
+    /// Which of the values above the device has reported (`KnownAxes`).
+    public var known: KnownAxes = []
 
+    /// A sample with these values; `known` says which of them the device reported (all, unless
+    /// told otherwise).
     public init(
         x: Int32 = 0, y: Int32 = 0, pressure: Int32 = 0, touchMajor: Int32 = 0, touchMinor: Int32 = 0,
-        orientation: Int32 = 0, toolType: Int32 = ToolType.finger
+        orientation: Int32 = 0, toolType: Int32 = ToolType.finger, known: KnownAxes = .all
     ) {
         self.x = x
         self.y = y
@@ -24,7 +45,77 @@ public struct ContactSample: Hashable, Sendable {
         self.touchMinor = touchMinor
         self.orientation = orientation
         self.toolType = toolType
+        self.known = known
     }
+
+    /// Both coordinates have been reported.
+    @inlinable public var positionKnown: Bool { known.isSuperset(of: .position) }
+}
+
+/// The values of a `ContactSample` that the device has reported.
+public struct KnownAxes: OptionSet, Hashable, Sendable {
+    public var rawValue: UInt16
+    @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public static let x = KnownAxes(rawValue: 1 << 0)
+    public static let y = KnownAxes(rawValue: 1 << 1)
+    public static let pressure = KnownAxes(rawValue: 1 << 2)
+    public static let touchMajor = KnownAxes(rawValue: 1 << 3)
+    public static let touchMinor = KnownAxes(rawValue: 1 << 4)
+    public static let orientation = KnownAxes(rawValue: 1 << 5)
+    public static let toolType = KnownAxes(rawValue: 1 << 6)
+    public static let distance = KnownAxes(rawValue: 1 << 7)
+    public static let tiltX = KnownAxes(rawValue: 1 << 8)
+    public static let tiltY = KnownAxes(rawValue: 1 << 9)
+    public static let rotation = KnownAxes(rawValue: 1 << 10)
+    public static let wheel = KnownAxes(rawValue: 1 << 11)
+    public static let toolID = KnownAxes(rawValue: 1 << 12)
+    public static let serial = KnownAxes(rawValue: 1 << 13)
+    public static let buttons = KnownAxes(rawValue: 1 << 14)
+    public static let position: KnownAxes = [.x, .y]
+    public static let all = KnownAxes(rawValue: 0x7fff)
+}
+
+/// Stylus buttons (kernel `event-codes.rst`: `BTN_STYLUS`, `BTN_STYLUS2`, `BTN_STYLUS3`).
+public struct PenButtons: OptionSet, Hashable, Sendable {
+    public var rawValue: UInt8
+    @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// `BTN_STYLUS`: the lower barrel button.
+    public static let stylus = PenButtons(rawValue: 1 << 0)
+    /// `BTN_STYLUS2`: the upper barrel button.
+    public static let stylus2 = PenButtons(rawValue: 1 << 1)
+    /// `BTN_STYLUS3`: a third barrel button.
+    public static let stylus3 = PenButtons(rawValue: 1 << 2)
+
+    /// The button a key code stands for; empty for other keys.
+    @inlinable
+    public init(key: UInt16) {
+        switch key {
+        case KeyCode.btnStylus: self = .stylus
+        case KeyCode.btnStylus2: self = .stylus2
+        case KeyCode.btnStylus3: self = .stylus3
+        default: self = []
+        }
+    }
+
+    /// Names in protocol order: `stylus`, `stylus2`, `stylus3`.
+    public var names: [String] {
+        var n: [String] = []
+        if contains(.stylus) { n.append("stylus") }
+        if contains(.stylus2) { n.append("stylus2") }
+        if contains(.stylus3) { n.append("stylus3") }
+        return n
+    }
+}
+
+/// What a `hover` event says: a tool (a pen, or a multitouch contact that reports
+/// `ABS_MT_DISTANCE`) near the surface without touching it.
+public enum HoverPhase: String, Hashable, Sendable, CaseIterable {
+    /// The tool came into proximity (`BTN_TOOL_*` set, or a new tracking ID that hovers).
+    case proximityIn
+    /// The tool moved (or a button changed) while in proximity and not touching.
+    case motion
+    /// The tool left proximity.
+    case proximityOut
 }
 
 /// Why a contact was cancelled rather than ended: its last point is not where the finger lifted,
@@ -41,6 +132,8 @@ public enum CancelReason: String, Hashable, Sendable, CaseIterable {
     case deviceRemoved
     /// The daemon is shutting down.
     case shutdown
+    /// A pen of the same hardware came into proximity: libinput's touch arbitration.
+    case pen
 }
 
 /// Facts about a contact that a client may want to know.
@@ -65,6 +158,8 @@ public struct ContactEvent: Hashable, Sendable {
         case moved
         case ended
         case cancelled(CancelReason)
+        /// Not a contact transition: the tool hovers (never between `began` and `ended`).
+        case hover(HoverPhase)
     }
 
     public var kind: Kind

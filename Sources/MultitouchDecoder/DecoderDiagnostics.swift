@@ -21,6 +21,8 @@ public struct DecoderDiagnostics: Hashable, Sendable {
     public var resyncs = 0
     /// Contacts that began as palms and were never published.
     public var palmsSuppressed = 0
+    /// Contacts that ended before their position was known: never published.
+    public var unpositionedContacts = 0
     /// `SYN_MT_REPORT` (protocol A) events in a stream decoded as slots or single touch; ignored.
     public var protocolAReports = 0
 
@@ -33,7 +35,7 @@ public struct DecoderDiagnostics: Hashable, Sendable {
             ("undeclaredCodes", undeclaredCodes), ("valuesOutOfRange", valuesOutOfRange),
             ("repeatedTrackingIDs", repeatedTrackingIDs), ("repeatedContactEnds", repeatedContactEnds),
             ("unseenContactsEnded", unseenContactsEnded), ("drops", drops), ("resyncs", resyncs), ("palmsSuppressed", palmsSuppressed),
-            ("protocolAReports", protocolAReports),
+            ("protocolAReports", protocolAReports), ("unpositionedContacts", unpositionedContacts),
         ].filter { $0.1 != 0 }
     }
 }

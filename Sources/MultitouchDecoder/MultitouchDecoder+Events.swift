@@ -19,15 +19,27 @@ extension MultitouchDecoder {
             switch mode {
             case .slots: applySlotAxis(code, event.value)
             case .singleTouch: applySingleTouchAxis(code, event.value)
+            case .tool: applyToolAxis(code, event.value)
             }
         case .key:
-            if mode == .singleTouch && event.code == KeyCode.btnTouch {
-                guard declared.hasBtnTouch else {
-                    diagnostics.undeclaredCodes += 1
-                    return
+            switch mode {
+            case .slots:
+                break
+            case .singleTouch:
+                if event.code == KeyCode.btnTouch {
+                    guard declared.hasBtnTouch else {
+                        diagnostics.undeclaredCodes += 1
+                        return
+                    }
+                    // A single-touch contact is BTN_TOUCH; 0 stands in for its tracking ID.
+                    setTrackingID(slot: 0, event.value != 0 ? 0 : -1)
                 }
-                // A single-touch contact is BTN_TOUCH; 0 stands in for its tracking ID.
-                setTrackingID(slot: 0, event.value != 0 ? 0 : -1)
+            case .tool:
+                applyToolKey(event.code, event.value)
+            }
+        case .msc:
+            if mode == .tool && event.code == MscCode.serial {
+                setAxis(slot: 0, \.serial, UInt32(bitPattern: event.value), .serial)
             }
         case .syn:
             if event.code == SynCode.mtReport { diagnostics.protocolAReports += 1 }
@@ -55,24 +67,58 @@ extension MultitouchDecoder {
         }
         switch code {
         case AbsCode.mtTrackingID: setTrackingID(slot: s, value)
-        case AbsCode.mtPositionX: setAxis(slot: s, \.x, value)
-        case AbsCode.mtPositionY: setAxis(slot: s, \.y, value)
-        case AbsCode.mtPressure: setAxis(slot: s, \.pressure, value)
-        case AbsCode.mtTouchMajor: setAxis(slot: s, \.touchMajor, value)
-        case AbsCode.mtTouchMinor: setAxis(slot: s, \.touchMinor, value)
-        case AbsCode.mtOrientation: setAxis(slot: s, \.orientation, value)
-        case AbsCode.mtToolType: setAxis(slot: s, \.toolType, value)
-        default: break  // WIDTH_*, DISTANCE, BLOB_ID, TOOL_X/Y: not part of a stroke point.
+        case AbsCode.mtPositionX: setAxis(slot: s, \.x, value, .x)
+        case AbsCode.mtPositionY: setAxis(slot: s, \.y, value, .y)
+        case AbsCode.mtPressure: setAxis(slot: s, \.pressure, value, .pressure)
+        case AbsCode.mtTouchMajor: setAxis(slot: s, \.touchMajor, value, .touchMajor)
+        case AbsCode.mtTouchMinor: setAxis(slot: s, \.touchMinor, value, .touchMinor)
+        case AbsCode.mtOrientation: setAxis(slot: s, \.orientation, value, .orientation)
+        case AbsCode.mtToolType: setAxis(slot: s, \.toolType, value, .toolType)
+        case AbsCode.mtDistance: setAxis(slot: s, \.distance, value, .distance)
+        default: break  // WIDTH_*, BLOB_ID, TOOL_X/Y: not part of a stroke point.
         }
     }
 
     private mutating func applySingleTouchAxis(_ code: UInt16, _ value: Int32) {
         switch code {
-        case AbsCode.x: setAxis(slot: 0, \.x, value)
-        case AbsCode.y: setAxis(slot: 0, \.y, value)
-        case AbsCode.pressure: setAxis(slot: 0, \.pressure, value)
+        case AbsCode.x: setAxis(slot: 0, \.x, value, .x)
+        case AbsCode.y: setAxis(slot: 0, \.y, value, .y)
+        case AbsCode.pressure: setAxis(slot: 0, \.pressure, value, .pressure)
         default: break
         }
+    }
+
+    private mutating func applyToolAxis(_ code: UInt16, _ value: Int32) {
+        switch code {
+        case AbsCode.x: setAxis(slot: 0, \.x, value, .x)
+        case AbsCode.y: setAxis(slot: 0, \.y, value, .y)
+        case AbsCode.pressure: setAxis(slot: 0, \.pressure, value, .pressure)
+        case AbsCode.distance: setAxis(slot: 0, \.distance, value, .distance)
+        case AbsCode.tiltX: setAxis(slot: 0, \.tiltX, value, .tiltX)
+        case AbsCode.tiltY: setAxis(slot: 0, \.tiltY, value, .tiltY)
+        case AbsCode.z: setAxis(slot: 0, \.rotation, value, .rotation)
+        case AbsCode.wheel: setAxis(slot: 0, \.wheel, value, .wheel)
+        case AbsCode.misc: setAxis(slot: 0, \.toolID, value, .toolID)
+        default: break
+        }
+    }
+
+    /// Pen devices: tool bits, `BTN_TOUCH` and stylus buttons are recorded here and decided at the
+    /// frame's end (`MultitouchDecoder+Tool.swift`), so their order within a frame does not matter.
+    private mutating func applyToolKey(_ code: UInt16, _ value: Int32) {
+        if let tool = ToolType.penTool(key: code) {
+            pen.setTool(tool, down: value != 0)
+        } else if code == KeyCode.btnTouch {
+            pen.touch = value != 0
+        } else {
+            let button = PenButtons(key: code)
+            guard !button.isEmpty else { return }
+            var buttons = slots[0].sample.buttons
+            if value != 0 { buttons.insert(button) } else { buttons.remove(button) }
+            setAxis(slot: 0, \.buttons, buttons, .buttons)
+            return
+        }
+        markTouched(0)
     }
 
     @inline(__always)
@@ -84,8 +130,11 @@ extension MultitouchDecoder {
     }
 
     @inline(__always)
-    private mutating func setAxis(slot s: Int, _ field: WritableKeyPath<ContactSample, Int32>, _ value: Int32) {
-        if slots[s].sample[keyPath: field] != value {
+    private mutating func setAxis<Value: Equatable>(
+        slot s: Int, _ field: WritableKeyPath<ContactSample, Value>, _ value: Value, _ bit: KnownAxes
+    ) {
+        if slots[s].sample[keyPath: field] != value || !slots[s].sample.known.contains(bit) {
+            slots[s].sample.known.insert(bit)
             slots[s].sample[keyPath: field] = value
             slots[s].axesDirty = true
             markTouched(s)

@@ -13,10 +13,19 @@ extension MultitouchDecoder {
     }
 
     private mutating func flushSlot(_ s: Int, time: Timestamp, into out: inout [ContactEvent]) {
-        if let endSample = slots[s].committedEndSample, case .contact(let c) = slots[s].committed, !c.suppressed {
-            // A lift that only a resync reveals happened at an unknown time and place: void.
-            let kind: ContactEvent.Kind = origin == .resync ? .cancelled(.resync) : .ended
-            out.append(event(kind, slot: s, contact: c, time: time, sample: endSample))
+        if let endSample = slots[s].committedEndSample, case .contact(let c) = slots[s].committed {
+            if c.published {
+                if c.touching {
+                    // A lift that only a resync reveals happened at an unknown time and place: void.
+                    let kind: ContactEvent.Kind = origin == .resync ? .cancelled(.resync) : .ended
+                    out.append(event(kind, slot: s, contact: c, time: time, sample: endSample))
+                }
+                if c.hovered {
+                    out.append(event(.hover(.proximityOut), slot: s, contact: c, time: time, sample: endSample))
+                }
+            } else if c.pending {
+                diagnostics.unpositionedContacts += 1
+            }
         }
         if !slots[s].transients.isEmpty {
             for t in slots[s].transients {
@@ -29,8 +38,17 @@ extension MultitouchDecoder {
                     diagnostics.palmsSuppressed += 1
                     continue
                 }
-                out.append(event(.began, slot: s, contact: t.contact, time: time, sample: t.sample))
-                out.append(event(.ended, slot: s, contact: t.contact, time: time, sample: t.sample))
+                if !t.sample.positionKnown {
+                    diagnostics.unpositionedContacts += 1
+                    continue
+                }
+                if declared.hasMTDistance && MultitouchDecoder.hovers(t.sample) {
+                    out.append(event(.hover(.proximityIn), slot: s, contact: t.contact, time: time, sample: t.sample))
+                    out.append(event(.hover(.proximityOut), slot: s, contact: t.contact, time: time, sample: t.sample))
+                } else {
+                    out.append(event(.began, slot: s, contact: t.contact, time: time, sample: t.sample))
+                    out.append(event(.ended, slot: s, contact: t.contact, time: time, sample: t.sample))
+                }
             }
             slots[s].transients.removeAll(keepingCapacity: true)
         }
@@ -44,17 +62,17 @@ extension MultitouchDecoder {
             } else {
                 continues = false
             }
-            if !continues {
-                if isPalm {
-                    c.suppressed = true
-                    diagnostics.palmsSuppressed += 1
-                } else {
-                    out.append(event(.began, slot: s, contact: c, time: time, sample: sample))
-                }
+            if !continues || c.pending {
+                begin(&c, slot: s, sample: sample, time: time, into: &out)
             } else if !c.suppressed {
                 if isPalm {
-                    out.append(event(.cancelled(.palm), slot: s, contact: c, time: time, sample: sample))
+                    if c.touching { out.append(event(.cancelled(.palm), slot: s, contact: c, time: time, sample: sample)) }
+                    if c.hovered {
+                        out.append(event(.hover(.proximityOut), slot: s, contact: c, time: time, sample: sample))
+                    }
                     c.suppressed = true
+                } else if declared.hasMTDistance {
+                    hoverTransition(&c, slot: s, sample: sample, time: time, into: &out)
                 } else if slots[s].axesDirty {
                     out.append(event(.moved, slot: s, contact: c, time: time, sample: sample))
                 }
@@ -65,12 +83,7 @@ extension MultitouchDecoder {
                 // Motion in a slot whose contact began before we were watching: adopt it.
                 var c = Contact(generation: nextGeneration, trackingID: nil, flags: .adopted)
                 nextGeneration += 1
-                if isPalm {
-                    c.suppressed = true
-                    diagnostics.palmsSuppressed += 1
-                } else {
-                    out.append(event(.began, slot: s, contact: c, time: time, sample: sample))
-                }
+                begin(&c, slot: s, sample: sample, time: time, into: &out)
                 slots[s].current = .contact(c)
             }
         case .empty:
@@ -80,5 +93,60 @@ extension MultitouchDecoder {
         slots[s].committedEndSample = nil
         slots[s].axesDirty = false
         slots[s].touched = false
+    }
+
+    /// Publishes `c`'s `began`, unless it is a palm (suppressed for good) or its position is not
+    /// known yet (pending: a later frame that completes the position begins it).
+    @inline(__always)
+    private mutating func begin(
+        _ c: inout Contact, slot s: Int, sample: ContactSample, time: Timestamp, into out: inout [ContactEvent]
+    ) {
+        if sample.toolType == ToolType.palm {
+            if !c.suppressed { diagnostics.palmsSuppressed += 1 }
+            c.suppressed = true
+            c.pending = false
+        } else if !sample.positionKnown {
+            c.pending = true
+        } else if declared.hasMTDistance && MultitouchDecoder.hovers(sample) {
+            c.pending = false
+            c.touching = false
+            c.hovered = true
+            out.append(event(.hover(.proximityIn), slot: s, contact: c, time: time, sample: sample))
+        } else {
+            c.pending = false
+            out.append(event(.began, slot: s, contact: c, time: time, sample: sample))
+        }
+    }
+
+    /// A contact hovers while it reports a distance above 0 (`ABS_MT_DISTANCE`, kernel
+    /// `multi-touch-protocol.rst`); an unknown distance is 0, as the kernel starts it.
+    @inline(__always)
+    static func hovers(_ sample: ContactSample) -> Bool {
+        sample.known.contains(.distance) && sample.distance > 0
+    }
+
+    /// A published contact of a device that hovers: its stroke begins when the distance reaches 0
+    /// and ends when it rises again; motion in between is `moved`, outside it `hover(motion)`.
+    /// Hover is published only for contacts that hover: `proximityIn` when it first does.
+    private mutating func hoverTransition(
+        _ c: inout Contact, slot s: Int, sample: ContactSample, time: Timestamp, into out: inout [ContactEvent]
+    ) {
+        let touching = !MultitouchDecoder.hovers(sample)
+        switch (c.touching, touching) {
+        case (false, true):
+            c.touching = true
+            out.append(event(.began, slot: s, contact: c, time: time, sample: sample))
+        case (true, false):
+            c.touching = false
+            out.append(event(.ended, slot: s, contact: c, time: time, sample: sample))
+            if !c.hovered {
+                c.hovered = true
+                out.append(event(.hover(.proximityIn), slot: s, contact: c, time: time, sample: sample))
+            }
+        case (true, true):
+            if slots[s].axesDirty { out.append(event(.moved, slot: s, contact: c, time: time, sample: sample)) }
+        case (false, false):
+            if slots[s].axesDirty { out.append(event(.hover(.motion), slot: s, contact: c, time: time, sample: sample)) }
+        }
     }
 }

@@ -27,7 +27,11 @@ extension MultitouchDecoder {
         defer { self.origin = .device }
         if origin == .resync { diagnostics.resyncs += 1 }
         for event in frame.events { apply(event) }
-        flush(time: frame.time, into: &out)
+        if mode == .tool {
+            flushTool(time: frame.time, into: &out)
+        } else {
+            flush(time: frame.time, into: &out)
+        }
     }
 
     /// The state of one slot, as libevdev reports it for a device that was just opened

@@ -23,10 +23,18 @@ import InputCore
 ///   them and refused otherwise.
 /// - Slots out of range, events for undeclared codes and values outside absinfo are counted in
 ///   `diagnostics`, never trapped on.
+/// - No invented values: a contact is published once its position is known, and axes never
+///   reported are unknown (`ContactSample.known`).
+/// - Pen devices (`BTN_TOOL_PEN` & co.) are one tool: its touch is a stroke, its proximity
+///   without touch is `hover` (`MultitouchDecoder+Tool.swift`). On devices with `ABS_MT_DISTANCE`
+///   a contact's stroke is its time at distance 0; hovering contacts get `hover` events.
+///   PenTests, MultitouchHoverTests and UnknownPositionTests pin these rules.
 public struct MultitouchDecoder: Sendable {
     public enum Mode: Hashable, Sendable {
         case slots(count: Int)
         case singleTouch
+        /// A pen device: one tool, proximity and touch (`MultitouchDecoder+Tool.swift`).
+        case tool
     }
 
     public let mode: Mode
@@ -41,6 +49,8 @@ public struct MultitouchDecoder: Sendable {
     let declared: DeclaredAxes
     /// Where the frame being decoded came from (`MultitouchDecoder+Resync.swift`).
     var origin = FrameOrigin.device
+    /// The tool of a pen device (unused otherwise).
+    var pen: PenState
 
     /// - Throws: `DecoderError` for devices that are neither protocol B nor single-touch.
     public init(description: DeviceDescription) throws(DecoderError) {
@@ -53,6 +63,10 @@ public struct MultitouchDecoder: Sendable {
             currentSlot = initial >= 0 && initial < count ? initial : 0
         case .singleTouch:
             mode = .singleTouch
+            slots = [Slot()]
+            currentSlot = 0
+        case .tool:
+            mode = .tool
             slots = [Slot()]
             currentSlot = 0
         case .anonymous:
@@ -68,6 +82,7 @@ public struct MultitouchDecoder: Sendable {
         }
         deviceFlags = description.isSemiMT ? .semiMT : []
         declared = DeclaredAxes(description)
+        pen = PenState(description: description)
     }
 
     /// Number of slots (1 for single-touch).
@@ -75,8 +90,9 @@ public struct MultitouchDecoder: Sendable {
 
     /// Published contacts currently down.
     public var activeContacts: Int {
-        slots.reduce(0) { n, slot in
-            if case .contact(let c) = slot.committed, !c.suppressed { return n + 1 }
+        if mode == .tool { return pen.strokeLive ? 1 : 0 }
+        return slots.reduce(0) { n, slot in
+            if case .contact(let c) = slot.committed, c.published && c.touching { return n + 1 }
             return n
         }
     }
@@ -86,7 +102,11 @@ public struct MultitouchDecoder: Sendable {
         switch input {
         case .frame(let frame):
             for event in frame.events { apply(event) }
-            flush(time: frame.time, into: &out)
+            if mode == .tool {
+                flushTool(time: frame.time, into: &out)
+            } else {
+                flush(time: frame.time, into: &out)
+            }
         case .dropped(let time):
             diagnostics.drops += 1
             cancelAll(reason: .eventsDropped, time: time, into: &out)
@@ -96,9 +116,18 @@ public struct MultitouchDecoder: Sendable {
     /// Cancels every published live contact with `reason` (device removed, shutdown, lost events)
     /// and forgets what is known about every slot.
     public mutating func cancelAll(reason: CancelReason, time: Timestamp, into out: inout [ContactEvent]) {
+        if mode == .tool {
+            cancelTool(reason: reason, time: time, into: &out)
+            return
+        }
         for index in slots.indices {
-            if case .contact(let c) = slots[index].committed, !c.suppressed {
-                out.append(event(.cancelled(reason), slot: index, contact: c, time: time, sample: slots[index].sample))
+            if case .contact(let c) = slots[index].committed, c.published {
+                if c.touching {
+                    out.append(event(.cancelled(reason), slot: index, contact: c, time: time, sample: slots[index].sample))
+                }
+                if c.hovered {
+                    out.append(event(.hover(.proximityOut), slot: index, contact: c, time: time, sample: slots[index].sample))
+                }
             }
             slots[index].committed = .unknown
             slots[index].current = .unknown
@@ -118,6 +147,8 @@ struct DeclaredAxes: Hashable, Sendable {
     var abs: [Bool] = Array(repeating: false, count: Int(AbsCode.max) + 1)
     var absRange: [ClosedRange<Int32>?] = Array(repeating: nil, count: Int(AbsCode.max) + 1)
     var hasBtnTouch = false
+    /// `ABS_MT_DISTANCE`: contacts may hover (docs/decoder.md, "Hovering contacts").
+    var hasMTDistance = false
 
     init(_ description: DeviceDescription) {
         for (code, info) in description.absInfo where code <= AbsCode.max {
@@ -125,5 +156,6 @@ struct DeclaredAxes: Hashable, Sendable {
             absRange[Int(code)] = info.minimum <= info.maximum ? info.minimum...info.maximum : nil
         }
         hasBtnTouch = description.has(.key, KeyCode.btnTouch)
+        hasMTDistance = description.touchProtocol == .slots && description.has(.abs, AbsCode.mtDistance)
     }
 }

@@ -15,6 +15,20 @@ struct Contact: Hashable, Sendable {
     /// A palm, or a contact cancelled as one: never published again (libinput keeps a palm a
     /// palm until the touch ends, even if the firmware flips the tool type back).
     var suppressed = false
+    /// Not published yet because its position is not known (docs/decoder.md, "No invented
+    /// values"): its `began` comes with the first frame that completes the position.
+    var pending = false
+
+    /// On a device with `ABS_MT_DISTANCE`: the contact touches (its stroke is live) rather than
+    /// hovers. Always true on other devices.
+    var touching = true
+    /// On a device with `ABS_MT_DISTANCE`: the contact has hovered, so its `proximityIn` was
+    /// published and its lift publishes `proximityOut`. Contacts that only touch have no hover.
+    var hovered = false
+
+    /// It has been published (its `began`, or on a device that hovers its `proximityIn`) and has
+    /// not ended.
+    var published: Bool { !suppressed && !pending }
 }
 
 /// A contact that began and ended (or was replaced) within one frame.
@@ -25,7 +39,7 @@ struct TransientContact: Hashable, Sendable {
 
 /// One slot: the committed state as of the last `SYN_REPORT`, and what the current frame changed.
 struct Slot: Hashable, Sendable {
-    var sample = ContactSample()
+    var sample = ContactSample(known: [])
     var committed = Occupancy.unknown
     var current = Occupancy.unknown
     /// A tracked axis changed during the current frame.

@@ -26,10 +26,17 @@ public struct Broadcast: Sendable {
         }
     }
 
-    /// The stroke whose consecutive moves may be merged, for a `moved`.
+    /// The stroke whose consecutive moves may be merged, for a `moved`; for hover motion, the
+    /// slot's hover key (`StrokeID.hover`), so that slow clients get hover merged like moves.
     public var mergeableStroke: StrokeID? {
-        if case .stroke(let e) = kind, e.kind == .moved { return e.stroke }
+        if case .stroke(let e) = kind, e.kind == .moved || e.kind == .hover(.motion) { return e.stroke }
         return nil
+    }
+
+    /// A `hover` event: sent only to clients that ask for `hover` in `subscribe.events`.
+    public var isHover: Bool {
+        if case .stroke(let e) = kind, case .hover = e.kind { return true }
+        return false
     }
 }
 

@@ -53,7 +53,11 @@ final class ClientConnection {
     func wants(_ b: Broadcast) -> Bool {
         guard let sub = subscription else { return false }
         if let devices = sub.devices, !devices.contains(b.device.rawValue) { return false }
-        if let types = sub.events, !types.contains(b.typeName) { return false }
+        if let types = sub.events {
+            if !types.contains(b.typeName) { return false }
+        } else if b.isHover {
+            return false  // hover is never part of the default subscription
+        }
         return true
     }
 
@@ -62,7 +66,9 @@ final class ClientConnection {
         var key: StrokeID?
         if case .broadcast(let b, _) = message {
             key = b.mergeableStroke
-            if case .stroke(let e) = b.kind, e.kind != .moved, e.kind != .began { queue.strokeFinished(e.stroke) }
+            if case .stroke(let e) = b.kind, e.kind != .moved, e.kind != .began, e.kind != .hover(.motion) {
+                queue.strokeFinished(e.stroke)
+            }
         }
         return queue.enqueue(message, mergeKey: key) != .overflow
     }
@@ -90,9 +96,9 @@ final class ClientConnection {
         if wrote { channel.flush() }
     }
 
-    /// A `moved` line with `"merged":n` after its `seq`.
+    /// A `moved` line with `"merged":n` after its `seq` (a hover line: after its `phase`).
     static func withMerged(_ line: String, _ merged: Int) -> String {
-        guard let r = line.range(of: ",\"stroke\":") else { return line }
+        guard let r = line.range(of: ",\"stroke\":") ?? line.range(of: ",\"device\":") else { return line }
         var out = line
         out.insert(contentsOf: ",\"merged\":\(merged)", at: r.lowerBound)
         return out

@@ -61,11 +61,13 @@ public final class Daemon: @unchecked Sendable {
 
     /// Adds a device and announces it.
     public func addDevice(
-        path: String, description: DeviceDescription, calibration: Calibration = .identity,
-        jumps: JumpSetting = .deviceDefault
+        path: String, description: DeviceDescription, calibration: Calibration = .identity, group: String? = nil,
+        arbitration: Bool = true, jumps: JumpSetting = .deviceDefault
     ) throws -> DeviceID {
         loop.preconditionInEventLoop()
-        let (id, added) = try hub.addDevice(path: path, description: description, calibration: calibration, jumps: jumps)
+        let (id, added) = try hub.addDevice(
+            path: path, description: description, calibration: calibration, group: group, arbitration: arbitration,
+            jumps: jumps)
         logger.info("device added", metadata: ["device": "\(id)", "name": "\(description.name)", "path": "\(path)"])
         publish([added])
         return id
@@ -177,7 +179,7 @@ public final class Daemon: @unchecked Sendable {
         return w.finish()
     }
 
-    public static let features = ["subscribe", "filters", "snapshot", "resume", "merge", "devices", "live", "history", "ping", "stats"]
+    public static let features = ["subscribe", "filters", "snapshot", "resume", "merge", "devices", "live", "history", "ping", "stats", "hover"]
 
     /// Figures for `stats` and tests.
     public struct Stats: Sendable {

@@ -98,6 +98,8 @@ extension DaemonConfiguration {
                 config.calibrations = try r.list(value, "calibration").map { try r.calibration($0) }
             case "touchJumps":
                 config.touchJumps = try r.list(value, "touchJumps").map { try r.jumps($0) }
+            case "noTouchArbitration":
+                config.noTouchArbitration = try r.list(value, "noTouchArbitration").map { try r.string($0, "noTouchArbitration[]") }
             default: throw r.unknown(value, key)
             }
         }

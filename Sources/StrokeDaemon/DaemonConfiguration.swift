@@ -30,6 +30,9 @@ public struct DaemonConfiguration: Sendable {
     public var calibrations: [DeviceCalibration] = []
     /// Touch-jump detection per device (docs/decoder.md, "Touch jumps"), first match wins.
     public var touchJumps: [DeviceJumps] = []
+    /// Selectors of touch devices whose strokes go on while a pen of their group is in
+    /// proximity (`noTouchArbitration`); every other grouped touch device is arbitrated.
+    public var noTouchArbitration: [String] = []
 
     /// Calibration for the devices a selector matches (the first matching entry applies).
     public struct DeviceCalibration: Sendable {
@@ -48,6 +51,11 @@ public struct DaemonConfiguration: Sendable {
     /// The touch-jump setting for a device, from the first entry whose selector matches.
     public func jumpSetting(path: String, name: String) -> JumpSetting {
         touchJumps.first { DeviceSelector($0.match).matches(path: path, name: name) }?.setting ?? .deviceDefault
+    }
+
+    /// Whether a pen of its group in proximity cancels this device's finger strokes.
+    public func touchArbitration(path: String, name: String) -> Bool {
+        !noTouchArbitration.contains { DeviceSelector($0).matches(path: path, name: name) }
     }
 
     /// The calibration for a device, from the first entry whose selector matches.

@@ -1,5 +1,6 @@
 import InputCore
 import StrokeProtocol
+import MultitouchDecoder
 import StrokeTracker
 
 /// A device as the protocol describes it (docs/protocol.md, "Device objects").
@@ -23,11 +24,27 @@ enum DeviceJSON {
         if a.contains(.touchMinor) { axes.append("touchMinor") }
         if a.contains(.orientation) { axes.append("orientation") }
         if a.contains(.toolType) { axes.append("toolType") }
+        axes += DeviceJSON.penAxisNames(a)
         w.field("axes", strings: axes)
+        if info.geometry.isPen { w.field("tools", strings: d.penTools.map(StrokeEvent.toolName)) }
         w.field("semiMT", d.isSemiMT)
         if info.geometry.calibrated {
             w.raw("calibration", "[" + info.geometry.calibration.matrix.map { JSONWriter.fixed($0, decimals: 6) }.joined(separator: ",") + "]")
         }
+    }
+
+    /// The pen axes of `axes`, in protocol order (docs/protocol.md, "Device objects").
+    static func penAxisNames(_ a: DeviceGeometry.Axes) -> [String] {
+        var names: [String] = []
+        if a.contains(.distance) { names.append("distance") }
+        if a.contains(.tiltX) { names.append("tiltX") }
+        if a.contains(.tiltY) { names.append("tiltY") }
+        if a.contains(.rotation) { names.append("rotation") }
+        if a.contains(.wheel) { names.append("wheel") }
+        if a.contains(.buttons) { names.append("buttons") }
+        if a.contains(.toolID) { names.append("toolId") }
+        if a.contains(.serial) { names.append("serial") }
+        return names
     }
 
     static func object(_ info: DeviceInfo) -> String {

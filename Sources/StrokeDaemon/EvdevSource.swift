@@ -104,13 +104,19 @@ public final class EvdevSource: @unchecked Sendable, StrokeSource {
         let description = device.description
         let calibration = configuration.calibration(path: path, name: description.name)
         let jumps = configuration.jumpSetting(path: path, name: description.name)
+        let group = DeviceGroup.key(eventNode: path, bustype: description.id.bustype, vendor: description.id.vendor)
+        let arbitration = configuration.touchArbitration(path: path, name: description.name)
         let (slots, current) = device.slotStates()
         let now = MonotonicClock.now()
+        let toolSeed = device.toolSeedEvents(time: now)
         let id: DeviceID? = try? daemon.loop.submit {
-            let id = try daemon.addDevice(path: path, description: description, calibration: calibration, jumps: jumps)
+            let id = try daemon.addDevice(
+                path: path, description: description, calibration: calibration, group: group, arbitration: arbitration,
+                jumps: jumps)
             if !slots.isEmpty {
                 daemon.process(MultitouchDecoder.seedFrame(slots: slots, currentSlot: current, time: now), origin: .seed, device: id)
             }
+            if !toolSeed.isEmpty { daemon.process(Frame(events: toolSeed, time: now), origin: .seed, device: id) }
             return id
         }.wait()
         guard let id else { return }

@@ -17,6 +17,8 @@ public struct Hub: Sendable {
     public private(set) var tracker: StrokeTracker
     private var devices: [DeviceID: Device] = [:]
     private var nextDevice: UInt32 = 1
+    /// Device group keys and the tracker's numbers for them.
+    private var groupNumbers: [String: UInt32] = [:]
     /// The last sequence number handed out.
     public private(set) var seq: UInt64 = 0
     /// The most recent messages, for clients that resume.
@@ -35,9 +37,11 @@ public struct Hub: Sendable {
     public func device(_ id: DeviceID) -> DeviceInfo? { devices[id]?.info }
 
     /// Adds a device; its id is never reused. Contacts already down are adopted with `seed`.
+    /// Devices with the same `group` key (`DeviceGroup`) are one hardware: a pen of the group in
+    /// proximity cancels the others' finger strokes unless `arbitration` is off for them.
     public mutating func addDevice(
-        path: String, description: DeviceDescription, calibration: Calibration = .identity,
-        jumps: JumpSetting = .deviceDefault
+        path: String, description: DeviceDescription, calibration: Calibration = .identity, group: String? = nil,
+        arbitration: Bool = true, jumps: JumpSetting = .deviceDefault
     ) throws(DecoderError) -> (DeviceID, Broadcast) {
         let decoder = try MultitouchDecoder(description: description)
         let id = DeviceID(nextDevice)
@@ -48,6 +52,11 @@ public struct Hub: Sendable {
         let info = DeviceInfo(id: id, path: path, description: description, geometry: geometry)
         devices[id] = Device(info: info, decoder: decoder)
         tracker.addDevice(id, geometry: geometry)
+        if let group {
+            let number = groupNumbers[group] ?? UInt32(groupNumbers.count + 1)
+            groupNumbers[group] = number
+            tracker.setGroup(id, group: number, arbitration: arbitration)
+        }
         var w = JSONWriter()
         w.field("type", "deviceAdded")
         w.field("seq", seq + 1)
@@ -132,6 +141,12 @@ public struct Hub: Sendable {
         tracker.apply(contacts, device: device, frame: devices[device]!.frames, into: &strokeEvents)
         let geometry = devices[device]!.info.geometry
         for e in strokeEvents {
+            if case .hover = e.kind {
+                // Hover is transient like pointer motion: not numbered (so the sequence numbers a
+                // client without `hover` sees stay gapless) and not kept for resuming.
+                out.append(Broadcast(seq: seq, kind: .stroke(e), device: device, line: e.json(geometry: geometry)))
+                continue
+            }
             let next = seq + 1
             let line = e.json(geometry: geometry) { $0.field("seq", next) }
             out.append(publish(.stroke(e), device: device, line: line))

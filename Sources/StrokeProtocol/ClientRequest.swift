@@ -26,7 +26,7 @@ public struct ClientRequest: Hashable, Sendable {
         /// Only these devices; all when nil.
         public var devices: Set<UInt32>?
         /// Only these message types (`began`, `moved`, `ended`, `cancelled`, `deviceAdded`,
-        /// `deviceRemoved`); all when nil.
+        /// `deviceRemoved`, `hover`); when nil, all but `hover`, which a client must ask for.
         public var events: Set<String>?
         /// Resume after this sequence number instead of starting from a snapshot.
         public var resumeAfter: UInt64?
@@ -38,7 +38,7 @@ public struct ClientRequest: Hashable, Sendable {
         }
     }
 
-    public static let streamTypes: Set<String> = ["began", "moved", "ended", "cancelled", "deviceAdded", "deviceRemoved"]
+    public static let streamTypes: Set<String> = ["began", "moved", "ended", "cancelled", "deviceAdded", "deviceRemoved", "hover"]
 
     /// Parses one line (without its newline). Unknown keys are ignored.
     public static func parse(_ line: Substring) -> Result<ClientRequest, ProtocolError> {

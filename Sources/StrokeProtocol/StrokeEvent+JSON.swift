@@ -13,7 +13,11 @@ extension StrokeEvent {
         var w = JSONWriter()
         w.field("type", kind.name)
         extra(&w)
-        w.field("stroke", stroke.rawValue)
+        if case .hover(let phase) = kind {
+            w.field("phase", phase.rawValue)
+        } else {
+            w.field("stroke", stroke.rawValue)
+        }
         w.field("device", device.rawValue)
         w.field("frame", frame)
         w.field("slot", slot)
@@ -40,11 +44,34 @@ extension StrokeEvent {
             w.field("mmY", mmY, decimals: 2)
         }
         let axes = geometry.axes
-        if axes.contains(.pressure) { w.field("pressure", point.pressure) }
-        if axes.contains(.touchMajor) { w.field("touchMajor", point.touchMajor) }
-        if axes.contains(.touchMinor) { w.field("touchMinor", point.touchMinor) }
-        if axes.contains(.orientation) { w.field("orientation", point.orientation) }
+        let known = point.known
+        if axes.contains(.pressure) && known.contains(.pressure) {
+            w.field("pressure", point.pressure)
+            if geometry.isPen, let p = geometry.normalizedPressure(point.pressure) {
+                w.field("normalizedPressure", p, decimals: 4)
+            }
+        }
+        if axes.contains(.touchMajor) && known.contains(.touchMajor) { w.field("touchMajor", point.touchMajor) }
+        if axes.contains(.touchMinor) && known.contains(.touchMinor) { w.field("touchMinor", point.touchMinor) }
+        if axes.contains(.orientation) && known.contains(.orientation) { w.field("orientation", point.orientation) }
+        // A slot's tool type starts as MT_TOOL_FINGER in the kernel and is sent only when it
+        // changes, so a finger is known without an event; a pen's tool is set by the decoder.
         if axes.contains(.toolType) { w.field("toolType", StrokeEvent.toolName(point.toolType)) }
+        if axes.contains(.distance) && known.contains(.distance) { w.field("distance", point.distance) }
+        guard geometry.isPen else { return }
+        if axes.contains(.tiltX) && known.contains(.tiltX) {
+            w.field("tiltX", point.tiltX)
+            if let d = geometry.tiltDegrees(x: point.tiltX) { w.field("tiltXDegrees", d, decimals: 2) }
+        }
+        if axes.contains(.tiltY) && known.contains(.tiltY) {
+            w.field("tiltY", point.tiltY)
+            if let d = geometry.tiltDegrees(y: point.tiltY) { w.field("tiltYDegrees", d, decimals: 2) }
+        }
+        if axes.contains(.rotation) && known.contains(.rotation) { w.field("rotation", point.rotation) }
+        if axes.contains(.wheel) && known.contains(.wheel) { w.field("wheel", point.wheel) }
+        if axes.contains(.buttons) { w.field("buttons", strings: point.buttons.names) }
+        if axes.contains(.toolID) && known.contains(.toolID) { w.field("toolId", point.toolID) }
+        if axes.contains(.serial) && known.contains(.serial) { w.field("serial", point.serial) }
     }
 
     /// The `flags` of a stroke, as on `began`.
@@ -64,6 +91,10 @@ extension StrokeEvent {
         case ToolType.pen: return "pen"
         case ToolType.palm: return "palm"
         case ToolType.dial: return "dial"
+        case ToolType.eraser: return "eraser"
+        case ToolType.brush: return "brush"
+        case ToolType.pencil: return "pencil"
+        case ToolType.airbrush: return "airbrush"
         default: return String(value)
         }
     }

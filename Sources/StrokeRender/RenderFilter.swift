@@ -25,6 +25,7 @@ extension RenderScene {
         if !filter.devices.isEmpty {
             scene.devices.removeAll { !filter.devices.contains($0.id) }
             scene.strokes.removeAll { !filter.devices.contains($0.device) }
+            scene.hover.removeAll { !filter.devices.contains($0.device) }
         }
         if !filter.strokes.isEmpty {
             scene.strokes.removeAll { !filter.strokes.contains($0.id) }
@@ -42,6 +43,11 @@ extension RenderScene {
                 if first.time != stroke.points[0].time { s.clippedStart = true }
                 if let end = s.endTime, end > upper { s.endTime = nil }
                 return s
+            }
+            scene.hover = scene.hover.compactMap { trace in
+                var t = trace
+                t.points = trace.points.filter { window.contains($0.time) }
+                return t.points.isEmpty ? nil : t
             }
         }
         return scene

@@ -12,13 +12,29 @@ extension RenderScene {
     public init(recording: Recording, title: String) throws {
         var replayer = try Replayer(recording: recording, historyLimit: 0)
         var collector = StrokeCollector()
+        var hover: [HoverTrace] = []
+        var openHover: [StrokeID: Int] = [:]
         var events: [StrokeEvent] = []
         let geometries = Dictionary(uniqueKeysWithValues: replayer.devices.map { ($0.id, $0.geometry) })
         while replayer.next(into: &events) != nil {
             for e in events {
                 let geometry = geometries[e.device]!
+                if case .hover(let phase) = e.kind {
+                    let point = RenderScene.Point(e.point, axes: geometry.axes)
+                    switch phase {
+                    case .proximityIn:
+                        openHover[e.stroke] = hover.count
+                        hover.append(HoverTrace(device: e.device.rawValue, points: [point]))
+                    case .motion:
+                        if let i = openHover[e.stroke] { hover[i].points.append(point) }
+                    case .proximityOut:
+                        if let i = openHover.removeValue(forKey: e.stroke) { hover[i].points.append(point) }
+                    }
+                    continue
+                }
+                guard let kind = RenderScene.collectorKind(e, geometry: geometry) else { continue }
                 collector.apply(
-                    RenderScene.collectorKind(e, geometry: geometry), stroke: e.stroke.rawValue, device: e.device.rawValue,
+                    kind, stroke: e.stroke.rawValue, device: e.device.rawValue,
                     slot: e.slot, point: RenderScene.Point(e.point, axes: geometry.axes)
                 )
             }
@@ -33,27 +49,34 @@ extension RenderScene {
         }
         let origin = recording.devices.compactMap { $0.events.first?.time.microseconds }.min()
         self.init(title: title, devices: devices, strokes: collector.strokes, origin: origin)
+        self.hover = hover
     }
 
-    static func collectorKind(_ e: StrokeEvent, geometry: DeviceGeometry) -> StrokeCollector.Kind {
+    /// The stroke event for the collector; nil for hover, which is not drawn.
+    static func collectorKind(_ e: StrokeEvent, geometry: DeviceGeometry) -> StrokeCollector.Kind? {
         switch e.kind {
-        case .began: return .began(flags: StrokeEvent.flagNames(e.flags, geometry: geometry))
+        case .began:
+            var flags = StrokeEvent.flagNames(e.flags, geometry: geometry)
+            // The picture tells an eraser's strokes from a pen's (`SVGRenderer+Panel.swift`).
+            if geometry.isPen && e.point.toolType == ToolType.eraser { flags.append("eraser") }
+            return .began(flags: flags)
         case .moved: return .moved
         case .ended: return .ended
         case .cancelled(let reason): return .cancelled(reason: reason.rawValue)
+        case .hover: return nil
         }
     }
 }
 
 extension RenderScene.Point {
-    /// The tracker's point, keeping the optional axes the device has.
+    /// The tracker's point, keeping the optional axes the device has and has reported.
     init(_ p: StrokePoint, axes: DeviceGeometry.Axes) {
         self.init(
             time: p.time.microseconds, x: p.x, y: p.y,
-            pressure: axes.contains(.pressure) ? p.pressure : nil,
-            touchMajor: axes.contains(.touchMajor) ? p.touchMajor : nil,
-            touchMinor: axes.contains(.touchMinor) ? p.touchMinor : nil,
-            orientation: axes.contains(.orientation) ? p.orientation : nil
+            pressure: axes.contains(.pressure) && p.known.contains(.pressure) ? p.pressure : nil,
+            touchMajor: axes.contains(.touchMajor) && p.known.contains(.touchMajor) ? p.touchMajor : nil,
+            touchMinor: axes.contains(.touchMinor) && p.known.contains(.touchMinor) ? p.touchMinor : nil,
+            orientation: axes.contains(.orientation) && p.known.contains(.orientation) ? p.orientation : nil
         )
     }
 }

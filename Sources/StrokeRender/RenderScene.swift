@@ -98,6 +98,18 @@ public struct RenderScene: Sendable {
         }
     }
 
+    /// A tool hovering (pen in proximity, or a contact that reports a distance), from proximity
+    /// in to proximity out: drawn only when asked (`SVGRenderer.Options.hover`).
+    public struct HoverTrace: Hashable, Sendable {
+        public var device: UInt32
+        public var points: [Point]
+
+        public init(device: UInt32, points: [Point]) {
+            self.device = device
+            self.points = points
+        }
+    }
+
     /// Names the source in the picture's title (a file name, or the socket path).
     public var title: String
     /// Ordered by id.
@@ -107,6 +119,8 @@ public struct RenderScene: Sendable {
     /// Time zero for `--from`/`--to` and the legend, in µs: the recording's first event, or the
     /// earliest point a daemon gave.
     public var origin: Int64
+    /// Hover traces, in order of proximity in (recordings only: a daemon's history has none).
+    public var hover: [HoverTrace] = []
 
     public init(title: String, devices: [Device], strokes: [Stroke], origin: Int64? = nil) {
         self.title = title

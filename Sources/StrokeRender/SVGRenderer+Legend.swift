@@ -81,6 +81,12 @@ extension SVGRenderer.Panel {
             widthText = "width: fixed"
         }
         label(widthText, width: 130)
+        if strokes.contains(where: { $0.flags.contains("eraser") }) {
+            out += "<line x1=\"\(SVGText.n(x))\" y1=\"\(cy)\" x2=\"\(SVGText.n(x + 26))\" y2=\"\(cy)\" stroke=\"#666666\" stroke-width=\"5\" stroke-linecap=\"round\"/>\n"
+            out += "<line x1=\"\(SVGText.n(x))\" y1=\"\(cy)\" x2=\"\(SVGText.n(x + 26))\" y2=\"\(cy)\" stroke=\"#ffffff\" stroke-width=\"3\" stroke-linecap=\"round\"/>\n"
+            x += 32
+            label("eraser", width: 60)
+        }
         guard options.colorBy == .slot else { return }
         x = left
         baseline += SVGRenderer.legendLineHeight

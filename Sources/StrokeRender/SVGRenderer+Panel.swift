@@ -16,6 +16,8 @@ extension SVGRenderer {
         /// Millimetres across, when both axes have a resolution.
         let millimetres: (x: Double, y: Double)?
         let widthAxis: WidthAxis?
+        /// Hover traces to draw (only with `Options.hover`).
+        var hover: [RenderScene.HoverTrace] = []
 
         enum WidthAxis: String {
             case pressure
@@ -115,6 +117,17 @@ extension SVGRenderer {
             out += "<g class=\"device\" data-device=\"\(device.id)\">\n"
             out += "<rect class=\"sensor\" x=\"\(SVGText.n(left))\" y=\"\(SVGText.n(top))\" width=\"\(SVGText.n(width))\" height=\"\(SVGText.n(drawingHeight))\" fill=\"#f6f6f4\" stroke=\"#b8b8b8\"/>\n"
             let widths = lineWidths()
+            if !hover.isEmpty {
+                out += "<g class=\"hover\" fill=\"none\" stroke=\"#8c8c8c\" stroke-width=\"1\" stroke-dasharray=\"3 3\">\n"
+                for trace in hover {
+                    let d = trace.points.enumerated().map { i, p in
+                        let (x, y) = position(p)
+                        return (i == 0 ? "M" : "L") + SVGText.n(x) + " " + SVGText.n(y)
+                    }.joined(separator: " ")
+                    out += "<path d=\"\(d)\"/>\n"
+                }
+                out += "</g>\n"
+            }
             out += "<g fill=\"none\" stroke-linecap=\"round\" stroke-linejoin=\"round\" stroke-opacity=\"0.85\">\n"
             for (stroke, w) in zip(strokes, widths) { writePath(stroke, width: w, into: &out) }
             out += "</g>\n<g class=\"marks\">\n"
@@ -148,6 +161,10 @@ extension SVGRenderer {
             // A stroke that never left its first pixel: a zero-length segment, which round caps draw as a dot.
             if vertices == 1 { d += " L" + last }
             out += "<path class=\"stroke \(state)\" data-stroke=\"\(s.id)\" data-slot=\"\(s.slot)\" stroke=\"\(color(s))\" stroke-width=\"\(SVGText.n(w))\"\(extra) d=\"\(d)\"/>\n"
+            // An eraser's stroke is drawn hollow: its outline in the stroke's colour.
+            if s.flags.contains("eraser") {
+                out += "<path class=\"eraser\" data-stroke=\"\(s.id)\" stroke=\"#f6f6f4\" stroke-opacity=\"1\" stroke-width=\"\(SVGText.n(max(w * 0.6, 1)))\"\(extra) d=\"\(d)\"/>\n"
+            }
         }
 
         private func writeMarks(_ s: RenderScene.Stroke, width w: Double, into out: inout String) {

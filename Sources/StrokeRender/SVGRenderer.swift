@@ -24,12 +24,18 @@ public struct SVGRenderer: Sendable {
         public var lineWidth: Double?
         /// Write each stroke's id beside its beginning.
         public var labels = false
+        /// Draw hover traces (thin, dashed, grey) under the strokes.
+        public var hover = false
 
-        public init(size: Double = 1000, colorBy: ColorBy = .stroke, lineWidth: Double? = nil, labels: Bool = false) {
+        public init(
+            size: Double = 1000, colorBy: ColorBy = .stroke, lineWidth: Double? = nil, labels: Bool = false,
+            hover: Bool = false
+        ) {
             self.size = size
             self.colorBy = colorBy
             self.lineWidth = lineWidth
             self.labels = labels
+            self.hover = hover
         }
     }
 
@@ -47,7 +53,8 @@ public struct SVGRenderer: Sendable {
         var top = Self.margin
         for device in scene.devices {
             let strokes = scene.strokes.filter { $0.device == device.id }
-            let panel = Panel(device: device, strokes: strokes, top: top, options: options, origin: scene.origin)
+            var panel = Panel(device: device, strokes: strokes, top: top, options: options, origin: scene.origin)
+            if options.hover { panel.hover = scene.hover.filter { $0.device == device.id } }
             top += panel.height + Self.margin
             panels.append(panel)
         }

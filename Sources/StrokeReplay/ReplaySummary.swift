@@ -16,6 +16,8 @@ public struct ReplaySummary: Sendable {
     public var moved = 0
     /// Strokes that began at a touch jump (`JumpDetection`).
     public var jumps = 0
+    /// `hover` events (pens, and multitouch contacts that report a distance).
+    public var hover = 0
     public var stillActive = 0
     public var mostConcurrent = 0
     public var firstTime: Timestamp?
@@ -42,6 +44,7 @@ public struct ReplaySummary: Sendable {
             case .moved: moved += 1
             case .ended: ended += 1
             case .cancelled(let reason): cancelled[reason, default: 0] += 1
+            case .hover: hover += 1
             }
         }
         mostConcurrent = max(mostConcurrent, liveStrokes)
@@ -58,7 +61,7 @@ public struct ReplaySummary: Sendable {
         var out: [String] = []
         out.append("format: \(format)")
         for (i, d) in devices.enumerated() {
-            out.append("device \(i + 1): \"\(d.name)\" (\(d.kind.rawValue), \(d.slots.map { "\($0) slots" } ?? "single touch"))")
+            out.append("device \(i + 1): \"\(d.name)\" (\(d.kind.rawValue), \(d.slots.map { "\($0) slots" } ?? (d.kind == .penDisplay || d.kind == .tablet ? "pen" : "single touch")))")
         }
         out.append("events: \(events)")
         out.append("frames: \(frames)")
@@ -73,6 +76,7 @@ public struct ReplaySummary: Sendable {
         out.append("still active: \(stillActive)")
         out.append("most concurrent: \(mostConcurrent)")
         out.append("points moved: \(moved)")
+        if hover > 0 { out.append("hover events: \(hover)") }
         for (device, diag) in diagnostics {
             for (name, count) in diag.nonZero { out.append("device \(device) \(name): \(count)") }
         }

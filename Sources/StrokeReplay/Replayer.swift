@@ -33,8 +33,12 @@ public struct Replayer: Sendable {
     public private(set) var summary: ReplaySummary
     private var contactBuffer: [ContactEvent] = []
 
+    /// - Parameters:
+    ///   - groups: device groups, as device numbers (1 = the recording's first device): while a
+    ///     pen device of a group is in proximity, the group's finger strokes are cancelled and
+    ///     new touches are not published (touch arbitration, docs/decoder.md).
     /// - Throws: `DecoderError` when a device of the recording cannot be decoded.
-    public init(recording: Recording, historyLimit: Int = 256) throws(DecoderError) {
+    public init(recording: Recording, historyLimit: Int = 256, groups: [[UInt32]] = []) throws(DecoderError) {
         var tracker = StrokeTracker(historyLimit: historyLimit)
         var devices: [Device] = []
         for (index, recorded) in recording.devices.enumerated() {
@@ -49,6 +53,11 @@ public struct Replayer: Sendable {
                 if let input = assembler.feed(event) { inputs.append(input) }
             }
             devices.append(Device(id: id, recorded: recorded, geometry: geometry, decoder: decoder, inputs: inputs))
+        }
+        for (index, group) in groups.enumerated() {
+            for device in group where device >= 1 && Int(device) <= devices.count {
+                tracker.setGroup(DeviceID(device), group: UInt32(index + 1))
+            }
         }
         self.devices = devices
         self.tracker = tracker

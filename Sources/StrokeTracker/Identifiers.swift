@@ -5,6 +5,13 @@ public struct StrokeID: RawRepresentable, Hashable, Comparable, Sendable, Custom
     public init(rawValue: UInt64) { self.rawValue = rawValue }
     public static func < (a: StrokeID, b: StrokeID) -> Bool { a.rawValue < b.rawValue }
     public var description: String { String(rawValue) }
+
+    /// The key of the hover of a device's slot: what a `hover` event carries instead of a stroke,
+    /// so that a slow client's queue can merge hover motion like moves. Counted down from the
+    /// top of the range, it never meets a stroke id.
+    public static func hover(device: DeviceID, slot: Int32) -> StrokeID {
+        StrokeID(rawValue: UInt64.max - (UInt64(device.rawValue) << 32 | UInt64(UInt32(bitPattern: slot))))
+    }
 }
 
 /// A daemon-assigned device identifier, never reused while the daemon runs.

@@ -34,11 +34,12 @@ public struct JumpDetection: Hashable, Sendable {
     /// The default for a kind of device: on for touchpads (libinput's rule, where the jumps were
     /// seen), off for everything else. On a touchscreen the reported position is where the finger
     /// is on the display, and a real flick can cross 20 mm in 12 ms (1.7 m/s); a tablet's finger
-    /// interface (`indirect`, Wacom in practice) is excluded by libinput too.
+    /// interface (`indirect`, Wacom in practice) is excluded by libinput too, and a pen is not a
+    /// finger: libinput has no jump rule for tablet tools.
     public static func defaultFor(_ kind: DeviceKind) -> JumpDetection? {
         switch kind {
         case .touchpad: return .libinput
-        case .touchscreen, .indirect, .other: return nil
+        case .touchscreen, .indirect, .penDisplay, .tablet, .other: return nil
         }
     }
 

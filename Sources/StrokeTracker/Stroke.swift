@@ -18,6 +18,8 @@ public struct Stroke: Hashable, Sendable {
     /// The frame the stroke began in (per-device `SYN_REPORT` count, from 1).
     public var firstFrame: UInt64
     public var points: [StrokePoint]
+    /// The frame of its latest event.
+    public var lastFrame: UInt64 = 0
 
     public var beganAt: Timestamp { points.first!.time }
     public var lastAt: Timestamp { points.last!.time }

@@ -4,13 +4,16 @@ import MultitouchDecoder
 /// A stroke lifecycle event: what clients receive.
 ///
 /// Guarantee: every `began` is followed by exactly one `ended` or `cancelled` for the same
-/// `stroke`, with only `moved` events in between.
+/// `stroke`, with only `moved` events in between. `hover` events belong to no stroke: their
+/// `stroke` is `StrokeID.hover(device:slot:)`, which is never a stroke's id and is not on the wire.
 public struct StrokeEvent: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case began
         case moved
         case ended
         case cancelled(CancelReason)
+        /// A tool near the surface, not touching it (docs/protocol.md, "Hover events").
+        case hover(HoverPhase)
 
         public var name: String {
             switch self {
@@ -18,6 +21,7 @@ public struct StrokeEvent: Hashable, Sendable {
             case .moved: return "moved"
             case .ended: return "ended"
             case .cancelled: return "cancelled"
+            case .hover: return "hover"
             }
         }
     }

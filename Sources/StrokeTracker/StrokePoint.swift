@@ -14,12 +14,24 @@ public struct StrokePoint: Hashable, Sendable {
     /// Millimetres from the sensor's top-left corner; nil when the device reports no resolution.
     public var mmX: Double?
     public var mmY: Double?
-    /// Raw values of the optional axes; meaningful only where the device's geometry lists them.
+    /// Raw values of the optional axes; meaningful only where the device's geometry lists them
+    /// and `known` holds them.
     public var pressure: Int32
     public var touchMajor: Int32
     public var touchMinor: Int32
     public var orientation: Int32
     public var toolType: Int32
+    /// Pen axes (and `ABS_MT_DISTANCE`), raw; see `ContactSample`.
+    public var distance: Int32
+    public var tiltX: Int32
+    public var tiltY: Int32
+    public var rotation: Int32
+    public var wheel: Int32
+    public var toolID: Int32
+    public var serial: UInt32
+    public var buttons: PenButtons
+    /// Which values the device has reported; the others are not published.
+    public var known: KnownAxes
 
     public init(time: Timestamp, sample s: ContactSample, geometry g: DeviceGeometry) {
         self.time = time
@@ -37,11 +49,21 @@ public struct StrokePoint: Hashable, Sendable {
         touchMinor = s.touchMinor
         orientation = s.orientation
         toolType = s.toolType
+        distance = s.distance
+        tiltX = s.tiltX
+        tiltY = s.tiltY
+        rotation = s.rotation
+        wheel = s.wheel
+        toolID = s.toolID
+        serial = s.serial
+        buttons = s.buttons
+        known = s.known
     }
 
     /// Same place and shape (time aside).
     public func samePosition(as other: StrokePoint) -> Bool {
         x == other.x && y == other.y && pressure == other.pressure && touchMajor == other.touchMajor
-            && touchMinor == other.touchMinor && orientation == other.orientation
+            && touchMinor == other.touchMinor && orientation == other.orientation && tiltX == other.tiltX
+            && tiltY == other.tiltY && buttons == other.buttons
     }
 }

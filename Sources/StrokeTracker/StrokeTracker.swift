@@ -6,15 +6,16 @@ import MultitouchDecoder
 /// polyline, lift moves it to `completed`, and a cancelled stroke is dropped with its reason.
 /// Pure: contact events in, stroke events out.
 public struct StrokeTracker: Sendable {
-    public private(set) var inProgress: [StrokeKey: Stroke] = [:]
+    public internal(set) var inProgress: [StrokeKey: Stroke] = [:]
     public private(set) var completed: BoundedHistory<Stroke>
-    private var geometries: [DeviceID: DeviceGeometry] = [:]
+    var geometries: [DeviceID: DeviceGeometry] = [:]
     private var nextStrokeID: UInt64
     /// Strokes split at a touch jump (`JumpDetection`), over all devices.
     public private(set) var jumps = 0
     /// Per live stroke on a device with jump detection: its last motion's distance per reference
     /// frame (`JumpDetection.judge`).
     private var jumpDistances: [StrokeKey: Double] = [:]
+    var arbiter = TouchArbitration()
 
     /// - Parameters:
     ///   - historyLimit: how many completed strokes to keep.
@@ -54,6 +55,13 @@ public struct StrokeTracker: Sendable {
         }
         for e in events {
             let key = StrokeKey(device: device, slot: e.slot, trackingID: e.trackingID)
+            if arbiter.isActive {
+                switch arbiter.decide(e, key: key, isPen: geometry.isPen) {
+                case .publish: break
+                case .drop: continue
+                case .penEntered(let group): cancelForPen(group: group, time: e.time, frame: frame, into: &out)
+                }
+            }
             let point = StrokePoint(time: e.time, sample: e.sample, geometry: geometry)
             switch e.kind {
             case .began:
@@ -61,23 +69,30 @@ public struct StrokeTracker: Sendable {
                 nextStrokeID += 1
                 let stroke = Stroke(
                     id: id, device: device, slot: e.slot, trackingID: e.trackingID, flags: e.flags, state: .inProgress,
-                    firstFrame: frame, points: [point]
+                    firstFrame: frame, points: [point], lastFrame: frame
                 )
                 if inProgress.updateValue(stroke, forKey: key) != nil {
                     assertionFailure("decoder bug: began for \(key), which is in progress")
                 }
                 out.append(event(.began, stroke, frame: frame, point: point))
             case .moved:
-                guard let stroke = inProgress[key] else {
+                // One hash lookup for the hot path: the stroke's index, then in-place updates.
+                guard let index = inProgress.index(forKey: key) else {
                     assertionFailure("decoder bug: moved for \(key), which is not in progress")
                     continue
                 }
-                if geometry.jumpDetection != nil, isJump(key, stroke, to: point, geometry) {
+                if geometry.jumpDetection != nil, isJump(key, inProgress.values[index], to: point, geometry) {
                     splitAtJump(key, e, point: point, frame: frame, into: &out)
                     continue
                 }
-                inProgress[key]!.points.append(point)
-                out.append(StrokeEvent(kind: .moved, stroke: stroke.id, device: device, frame: frame, slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
+                inProgress.values[index].points.append(point)
+                inProgress.values[index].lastFrame = frame
+                let id = inProgress.values[index].id
+                out.append(StrokeEvent(kind: .moved, stroke: id, device: device, frame: frame, slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
+            case .hover(let phase):
+                out.append(StrokeEvent(
+                    kind: .hover(phase), stroke: .hover(device: device, slot: e.slot), device: device, frame: frame,
+                    slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
             case .ended, .cancelled:
                 if e.kind == .ended, geometry.jumpDetection != nil, let stroke = inProgress[key],
                     isJump(key, stroke, to: point, geometry)

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Evdev
 import InputCore
+import StrokeTracker
+import StrokeProtocol
 import StrokeRecording
 
 struct DescribeCommand: ParsableCommand {
@@ -47,6 +49,10 @@ enum DeviceReport {
         case .slots: proto = "multitouch protocol B, \(d.slotCount!) slots, initial slot \(d.initialSlot)"
         case .anonymous: proto = "multitouch protocol A (SYN_MT_REPORT)"
         case .singleTouch: proto = "single touch (ABS_X/ABS_Y + BTN_TOUCH)"
+        case .tool:
+            let touch = d.has(.key, KeyCode.btnTouch) ? "BTN_TOUCH" : "pressure > 0 (no BTN_TOUCH)"
+            proto = "pen (BTN_TOOL_* proximity, \(touch) contact); tools: "
+                + d.penTools.map(StrokeEvent.toolName).joined(separator: " ")
         case .none: proto = "none (not a touch device)"
         }
         if d.isSemiMT { proto += ", semi-MT: slots carry a bounding box, not fingers" }

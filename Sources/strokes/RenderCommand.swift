@@ -57,6 +57,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Draw every stroke this wide (pixels) instead of from pressure or touch major.")
     var lineWidth: Double?
 
+    @Flag(help: "Also draw where a pen (or a contact that reports a distance) hovered, as thin dashed grey lines (recordings only).")
+    var hover = false
+
     @Flag(help: "Write each stroke's id beside where it began.")
     var labels = false
 
@@ -84,7 +87,7 @@ struct RenderCommand: ParsableCommand {
             scene = try sceneFromRecording(source!)
         }
         let filter = RenderFilter(from: from, to: to, strokes: Set(strokes), devices: Set(devices))
-        let svg = SVGRenderer(options: .init(size: size, colorBy: colorBy, lineWidth: lineWidth, labels: labels))
+        let svg = SVGRenderer(options: .init(size: size, colorBy: colorBy, lineWidth: lineWidth, labels: labels, hover: hover))
             .render(scene.filtered(filter))
         switch chosenFormat {
         case .svg: try write(svg)

@@ -31,6 +31,16 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Keep the recorded timing between frames instead of running as fast as possible.")
     var realtime = false
 
+    @Flag(help: "Also print hover events (a pen, or a contact that reports a distance, near the surface without touching it).")
+    var hover = false
+
+    @Option(
+        name: .customLong("group"),
+        help: ArgumentHelp(
+            "Devices of one hardware, as device numbers in file order (e.g. 1,2): replays every file together, and while a pen of the group is in proximity its finger strokes are cancelled ('pen') and new touches not published.",
+            valueName: "N,N"))
+    var groups: [String] = []
+
     @Option(help: "How many completed strokes the tracker keeps.")
     var history = 256
 
@@ -59,13 +69,33 @@ struct ReplayCommand: ParsableCommand {
         guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more") }
         guard settle >= 0, settle.isFinite else { throw ValidationError("--settle must be 0 or more") }
         if uinput && (summary || realtime) { throw ValidationError("--uinput plays into devices; it cannot be combined with --summary or --realtime") }
+        if uinput && !groups.isEmpty { throw ValidationError("--group applies to decoding; it cannot be combined with --uinput") }
+        _ = try parsedGroups()
+    }
+
+    /// `--group` values as device numbers.
+    func parsedGroups() throws -> [[UInt32]] {
+        try groups.map { text in
+            let numbers = text.split(separator: ",").map { UInt32($0.trimmingCharacters(in: .whitespaces)) }
+            guard numbers.count >= 2, numbers.allSatisfy({ ($0 ?? 0) >= 1 }) else {
+                throw ValidationError("--group takes two or more device numbers from 1, separated by commas: '\(text)'")
+            }
+            return numbers.map { $0! }
+        }
     }
 
     func run() throws {
         var out = OutputBuffer()
         defer { out.flush() }
-        for file in files {
-            let recording = try loadRecording(file, flushing: &out)
+        let groups = try parsedGroups()
+        var inputs: [(file: String, recording: Recording)] = []
+        for file in files { inputs.append((file, try loadRecording(file, flushing: &out))) }
+        if !groups.isEmpty, inputs.count > 1 {
+            // Grouped devices interact, so the files are one replay: devices numbered in file order.
+            let merged = Recording(format: inputs[0].recording.format, devices: inputs.flatMap(\.recording.devices))
+            inputs = [(files.joined(separator: " + "), merged)]
+        }
+        for (file, recording) in inputs {
             if uinput {
                 try UinputPlayback(speed: speed, wait: wait, settle: settle).play(recording, file: file)
                 continue
@@ -79,7 +109,7 @@ struct ReplayCommand: ParsableCommand {
             }
             var replayer: Replayer
             do {
-                replayer = try Replayer(recording: recording, historyLimit: history)
+                replayer = try Replayer(recording: recording, historyLimit: history, groups: groups)
             } catch {
                 out.flush()
                 printError("\(file): \(error)")
@@ -105,7 +135,10 @@ struct ReplayCommand: ParsableCommand {
             if pacer != nil {
                 pacer!.wait(until: step.time)
             }
-            for e in events { out.line(e.json(geometry: geometries[e.device]!)) }
+            for e in events {
+                if case .hover = e.kind, !hover { continue }
+                out.line(e.json(geometry: geometries[e.device]!))
+            }
             events.removeAll(keepingCapacity: true)
             if pacer != nil { out.flush() }
         }

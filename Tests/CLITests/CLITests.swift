@@ -116,12 +116,14 @@ struct CLI {
             A: 36 0 10 0 0 0
             A: 39 0 65535 0 0 0
             E: 0.1 0003 0039 5
+            E: 0.1 0003 0035 3
+            E: 0.1 0003 0036 4
             E: 0.1 0000 0000 0
             E: 0.2 0003 0035 7
 
             """)
         #expect(r.status == 0)
-        #expect(r.stderr == "strokes: warning: -:9: the recording ends mid-frame (device 1): 1 events after the last SYN_REPORT were not applied\n")
+        #expect(r.stderr == "strokes: warning: -:11: the recording ends mid-frame (device 1): 1 events after the last SYN_REPORT were not applied\n")
         #expect(r.stdout.hasSuffix("{\"type\":\"replayEnded\",\"frames\":1,\"stillActive\":[1]}\n"))
     }
 
@@ -146,6 +148,32 @@ struct CLI {
             try CLI.run(["describe", CLI.fixture(name)]).stdout.split(separator: "\n").first { $0.hasPrefix("  kind:") }
         }
         #expect(kinds == ["  kind: touchscreen", "  kind: indirect", "  kind: touchpad"])
+    }
+
+    @Test func describeShowsAPenDisplayAndItsTools() throws {
+        let lines = try CLI.run(["describe", CLI.fixture("17-wacom-cintiq12wx-pen-and-eraser.evemu")]).stdout.split(separator: "\n")
+        #expect(lines.contains("  kind: penDisplay"))
+        #expect(lines.contains("  touch: pen (BTN_TOOL_* proximity, BTN_TOUCH contact); tools: pen eraser brush pencil airbrush"))
+    }
+
+    @Test func replayPrintsHoverOnlyWhenAsked() throws {
+        let file = CLI.fixture("16-wacom-cintiq13hd-pen-hover-tilt.evemu")
+        let plain = try CLI.run(["replay", file]).stdout
+        let hover = try CLI.run(["replay", "--hover", file]).stdout
+        #expect(!plain.contains(#""type":"hover""#))
+        #expect(hover.contains(#""type":"hover","phase":"proximityIn""#))
+        #expect(hover.split(separator: "\n").filter { !$0.contains(#""type":"hover""#) } == plain.split(separator: "\n"))
+    }
+
+    @Test func replayGroupArbitratesAPenAndItsTouchscreen() throws {
+        let r = try CLI.run([
+            "replay", "--summary", "--group", "1,2", CLI.fixture("02-dell-canvas-cooltouch-touchscreen-5finger.evemu"),
+            CLI.fixture("19-dell-canvas-isdv4-pen-tilt.evemu"),
+        ])
+        #expect(r.status == 0)
+        // The two Dell Canvas recordings share a clock: the pen comes near while two fingers are down.
+        #expect(r.stdout.contains("\ncancelled: 2 (pen 2)\n"))
+        #expect(try CLI.run(["replay", "--group", "1", CLI.fixture("19-dell-canvas-isdv4-pen-tilt.evemu")]).status != 0)
     }
 
     @Test func helpListsTheSubcommands() throws {

@@ -123,10 +123,21 @@ struct Script {
     }
 
     static func render(_ e: StrokeEvent) -> String {
+        if case .hover = e.kind {
+            return "\(kindName(e.kind)) s\(e.slot) (\(e.point.x),\(e.point.y))" + penSuffix(e)
+        }
         var s = "\(kindName(e.kind)) \(e.stroke) s\(e.slot) #\(e.trackingID.map(String.init) ?? "?") (\(e.point.x),\(e.point.y))"
         if e.flags.contains(.adopted) { s += " [adopted]" }
         if e.flags.contains(.semiMT) { s += " [semiMT]" }
         if e.flags.contains(.jump) { s += " [jump]" }
+        return s + penSuffix(e)
+    }
+
+    /// ` pen`, ` eraser` … and the buttons held, for events of pen devices.
+    static func penSuffix(_ e: StrokeEvent) -> String {
+        guard e.point.toolType >= ToolType.pen && e.point.toolType != ToolType.palm else { return "" }
+        var s = " " + (e.point.toolType == ToolType.pen ? "pen" : e.point.toolType == ToolType.eraser ? "eraser" : "tool\(e.point.toolType)")
+        if !e.point.buttons.isEmpty { s += " " + e.point.buttons.names.joined(separator: "+") }
         return s
     }
 
@@ -136,6 +147,37 @@ struct Script {
         case .moved: return "moved"
         case .ended: return "ended"
         case .cancelled(let r): return "cancelled(\(r.rawValue))"
+        case .hover(let phase): return "hover(\(phase.rawValue))"
         }
     }
+}
+
+extension TestDevices {
+    /// A pen display (litest's Wacom Cintiq style): pen and eraser tools, BTN_TOUCH, two stylus
+    /// buttons, pressure, distance and tilt in units per radian.
+    static func penDisplay(btnTouch: Bool = true) -> DeviceDescription {
+        var keys: Set<UInt16> = [KeyCode.btnToolPen, KeyCode.btnToolRubber, KeyCode.btnStylus, KeyCode.btnStylus2]
+        if btnTouch { keys.insert(KeyCode.btnTouch) }
+        return DeviceDescription(
+            name: "test pen", id: InputID(bustype: 3, vendor: 0x56a, product: 1, version: 1),
+            properties: [InputProperty.direct], codes: [.key: keys, .msc: [MscCode.serial]],
+            absInfo: [
+                AbsCode.x: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
+                AbsCode.y: AbsInfo(minimum: 0, maximum: 500, resolution: 10),
+                AbsCode.pressure: AbsInfo(minimum: 0, maximum: 1023),
+                AbsCode.distance: AbsInfo(minimum: 0, maximum: 63),
+                AbsCode.tiltX: AbsInfo(minimum: -64, maximum: 63, resolution: 57),
+                AbsCode.tiltY: AbsInfo(minimum: -64, maximum: 63, resolution: 57),
+            ]
+        )
+    }
+}
+
+extension E {
+    static func px(_ v: Int32) -> InputEvent { abs(AbsCode.x, v) }
+    static func py(_ v: Int32) -> InputEvent { abs(AbsCode.y, v) }
+    static func pressure(_ v: Int32) -> InputEvent { abs(AbsCode.pressure, v) }
+    static func pen(_ v: Int32) -> InputEvent { key(KeyCode.btnToolPen, v) }
+    static func rubber(_ v: Int32) -> InputEvent { key(KeyCode.btnToolRubber, v) }
+    static func touch(_ v: Int32) -> InputEvent { key(KeyCode.btnTouch, v) }
 }

@@ -65,6 +65,8 @@ struct SplitMix64: RandomNumberGenerator {
             case .ended, .cancelled:
                 #expect(state[id] == "live", "\(e.kind) for stroke \(id) in state \(state[id] ?? "none")")
                 state[id] = "done"
+            case .hover:
+                Issue.record("hover from a device without ABS_MT_DISTANCE")
             }
         }
         let live = state.filter { $0.value == "live" }.map(\.key).sorted()

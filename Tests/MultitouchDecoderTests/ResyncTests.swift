@@ -71,6 +71,6 @@ import Testing
         // The device's next events apply to the current slot (1), as the kernel says.
         #expect(s.feed([E.x(11), E.syn]) == ["moved 1 s1 #41 (11,20)"])
         // Slot 0 is known to be empty: a new contact there is an ordinary one.
-        #expect(s.feed([E.slot(0), E.id(43), E.syn]) == ["began 3 s0 #43 (0,0)"])
+        #expect(s.feed([E.slot(0), E.id(43), E.x(5), E.y(6), E.syn]) == ["began 3 s0 #43 (5,6)"])
     }
 }

@@ -22,10 +22,13 @@ enum Fixtures {
         return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
     }
 
-    /// The JSON lines `strokes replay` prints for `recording`.
-    static func transcript(_ recording: Recording) throws -> [String] {
+    /// The JSON lines `strokes replay` prints for `recording` (`--hover`: with hover events).
+    static func transcript(_ recording: Recording, hover: Bool = false) throws -> [String] {
         var replayer = try Replayer(recording: recording)
-        let events = replayer.runToEnd()
+        let events = replayer.runToEnd().filter { e in
+            if case .hover = e.kind { return hover }
+            return true
+        }
         var lines = events.map { $0.json(geometry: replayer.tracker.geometry(of: $0.device)!) }
         let live = replayer.tracker.live.map { String($0.id.rawValue) }.joined(separator: ",")
         lines.append("{\"type\":\"replayEnded\",\"frames\":\(replayer.finalSummary.frames),\"stillActive\":[\(live)]}")

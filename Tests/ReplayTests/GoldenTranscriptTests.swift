@@ -11,11 +11,19 @@ import Testing
         "03-atmel-maxtouch-touchscreen-4finger-drag",
         "09-cypress-ps2-semi-mt-touchpad-3finger-press",
         "11-synaptics-ps2-clickpad-2finger-vert-scroll",
+        "16-wacom-cintiq13hd-pen-hover-tilt",
+        "17-wacom-cintiq12wx-pen-and-eraser",
+        "18-wacom-dth2242-pen-buttons",
+        "19-dell-canvas-isdv4-pen-tilt",
+        // `strokes replay --hover`: the same with hover events.
+        "16-wacom-cintiq13hd-pen-hover-tilt.hover",
     ]
 
     @Test(arguments: goldens)
     func replayMatchesGolden(name: String) throws {
-        let lines = try Fixtures.transcript(Fixtures.recording(name + ".evemu"))
+        let hover = name.hasSuffix(".hover")
+        let recording = hover ? String(name.dropLast(".hover".count)) : name
+        let lines = try Fixtures.transcript(Fixtures.recording(recording + ".evemu"), hover: hover)
         let golden = try String(contentsOf: Fixtures.goldenDirectory.appendingPathComponent(name + ".jsonl"), encoding: .utf8)
         let expected = golden.split(separator: "\n").map(String.init)
         #expect(lines.count == expected.count)

@@ -13,6 +13,8 @@ import Testing
     static let manifest: [String: (contacts: Int, most: Int, active: Int)] = [
         "01": (66, 10, 0), "02": (12, 5, 0), "03": (4, 4, 0), "04": (34, 10, 2), "05": (12, 4, 0),
         "09": (3, 2, 0), "10": (2, 2, 0), "11": (2, 2, 0), "12": (45, 1, 0), "14": (15, 2, 0),
+        // Pens: strokes = the pen touching (MANIFEST: 16 two, 17 a pen and an eraser stroke, 18 seven, 19 one).
+        "16": (2, 1, 0), "17": (2, 1, 0), "18": (7, 1, 0), "19": (1, 1, 0),
     ]
 
     /// Touch jumps split by default: recording 14's firmware keeps a tracking id while one finger
@@ -43,6 +45,7 @@ import Testing
             case .began: #expect(open.insert(e.stroke).inserted)
             case .moved: #expect(open.contains(e.stroke))
             case .ended, .cancelled: #expect(open.remove(e.stroke) != nil)
+            case .hover: #expect(!open.contains(e.stroke), "hover never carries a stroke's id")
             }
         }
         let summary = replayer.finalSummary

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Which evdev nodes are one piece of hardware, after libinput's device groups
+/// (`udev/libinput-device-group.c`: the parent's `phys` without its last component, keyed with
+/// bus, vendor and product). A pen-and-touch screen exposes its pen and its fingers as two nodes
+/// of one USB or I2C device: their `phys` differ only in the last component (`…-1/input0`,
+/// `…-1/input1`), and a Bluetooth device's `uniq` names the device itself.
+///
+/// The rule: the same `uniq` when it is not empty; otherwise the same bus and vendor and the same
+/// `phys` up to its last `/`. Devices without either are in no group.
+public enum DeviceGroup {
+    /// The group key of a live node (`/dev/input/eventN`), read from sysfs; nil when the node
+    /// has neither `uniq` nor a usable `phys`.
+    public static func key(eventNode path: String, bustype: UInt16, vendor: UInt16) -> String? {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let sysfs = "/sys/class/input/\(name)/device/"
+        func read(_ attribute: String) -> String {
+            ((try? String(contentsOfFile: sysfs + attribute, encoding: .utf8)) ?? "")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return key(phys: read("phys"), uniq: read("uniq"), bustype: bustype, vendor: vendor)
+    }
+
+    /// The group key for these attributes (`phys` and `uniq` as the kernel reports them).
+    public static func key(phys: String, uniq: String, bustype: UInt16, vendor: UInt16) -> String? {
+        if !uniq.isEmpty { return "uniq:\(uniq)" }
+        guard let slash = phys.lastIndex(of: "/"), slash != phys.startIndex else { return nil }
+        return "phys:\(bustype):\(vendor):\(phys[..<slash])"
+    }
+}
