@@ -14,7 +14,7 @@ public struct StrokeTracker: Sendable {
     public private(set) var jumps = 0
     /// Per live stroke on a device with jump detection: its last motion's distance per reference
     /// frame (`JumpDetection.judge`).
-    private var jumpDistances: [StrokeKey: Double] = [:]
+    var jumpDistances: [StrokeKey: Double] = [:]
     var arbiter = TouchArbitration()
 
     /// - Parameters:

@@ -78,6 +78,7 @@ extension StrokeTracker {
         }.sorted { $0.value.id < $1.value.id }
         for (key, var stroke) in victims {
             inProgress[key] = nil
+            jumpDistances[key] = nil
             arbiter.suppressed.insert(key)
             var point = stroke.points[stroke.points.count - 1]
             point.time = time
