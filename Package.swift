@@ -85,7 +85,7 @@ let package = Package(
         ),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCore"]),
-        .testTarget(name: "StrokeRecordingTests", dependencies: ["StrokeRecording", "InputCore"]),
+        .testTarget(name: "StrokeRecordingTests", dependencies: ["StrokeRecording", "InputCore"], resources: [.copy("Hostile")]),
         .testTarget(
             name: "MultitouchDecoderTests",
             dependencies: ["MultitouchDecoder", "StrokeTracker", "InputCore"]

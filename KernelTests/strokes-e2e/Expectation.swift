@@ -24,7 +24,7 @@ struct Expectation {
             format: .evemu(major: 1, minor: 3), devices: [RecordedDevice(description: description, events: filtered)])
         var replayer = try Replayer(recording: recording)
         let geometry = replayer.devices[0].geometry
-        lines = replayer.runToEnd().map { $0.json(geometry: geometry) }
+        lines = try replayer.runToEnd().map { $0.json(geometry: geometry) }
         stillActive = replayer.tracker.live.map { $0.id.rawValue }.sorted()
     }
 }

@@ -85,7 +85,7 @@ public enum LibinputRecordReader {
         func describe(_ node: Node?) -> String {
             guard let node else { return "nothing" }
             switch node {
-            case .scalar(let s): return "'\(s.string)'"
+            case .scalar(let s): return RecordingError.excerpt(s.string)
             case .mapping: return "a mapping"
             case .sequence: return "a list"
             case .alias: return "an alias"
@@ -104,6 +104,9 @@ public enum LibinputRecordReader {
             let devicesNode = top["devices"]
             let devices = try sequence(devicesNode, "'devices'")
             guard !devices.isEmpty else { throw fail(devicesNode, "expected at least one device in 'devices'") }
+            guard devices.count <= RecordingLimits.maxDevices else {
+                throw fail(devicesNode, "\(devices.count) devices: strokes reads at most \(RecordingLimits.maxDevices) per recording")
+            }
             var out: [RecordedDevice] = []
             for device in devices {
                 out.append(try recordedDevice(device))
@@ -142,11 +145,13 @@ public enum LibinputRecordReader {
                     guard fields.count == 5 else {
                         throw fail(value, "expected [min, max, fuzz, flat, resolution] for axis \(code), found \(fields.count) numbers")
                     }
-                    absInfo[code] = AbsInfo(
+                    let info = AbsInfo(
                         minimum: try int32(fields[0], "min"), maximum: try int32(fields[1], "max"),
                         fuzz: try int32(fields[2], "fuzz"), flat: try int32(fields[3], "flat"),
                         resolution: try int32(fields[4], "resolution")
                     )
+                    if let problem = RecordingLimits.problem(axis: code, info) { throw fail(value, problem) }
+                    absInfo[code] = info
                 }
             }
             var properties = Set<UInt16>()

@@ -25,7 +25,7 @@ enum Fixtures {
     /// The JSON lines `strokes replay` prints for `recording`.
     static func transcript(_ recording: Recording) throws -> [String] {
         var replayer = try Replayer(recording: recording)
-        let events = replayer.runToEnd()
+        let events = try replayer.runToEnd()
         var lines = events.map { $0.json(geometry: replayer.tracker.geometry(of: $0.device)!) }
         let live = replayer.tracker.live.map { String($0.id.rawValue) }.joined(separator: ",")
         lines.append("{\"type\":\"replayEnded\",\"frames\":\(replayer.finalSummary.frames),\"stillActive\":[\(live)]}")
