@@ -4,10 +4,9 @@ import InputCore
 /// gives is checked here before anything is allocated from it, and a file that goes beyond a limit
 /// is refused with `file:line` (docs/decoder.md, "Recordings").
 public enum RecordingLimits {
-    /// Most multitouch slots (`ABS_MT_SLOT` maximum + 1). libevdev's anchor: `sync_mt_state()`
-    /// (libevdev.c) resynchronises at most `MAX_SLOTS` = 256 slots, so a device with more cannot be
-    /// read correctly after a `SYN_DROPPED` by any libevdev client; real hardware reports 2–20.
-    public static let maxSlots = 256
+    /// Most multitouch slots (`ABS_MT_SLOT` maximum + 1): `DeviceDescription.maxSlots`, 256,
+    /// libevdev's own limit.
+    public static let maxSlots = DeviceDescription.maxSlots
     /// Most devices in one libinput recording.
     public static let maxDevices = 64
     /// Longest line of an evemu or evtest file. Real lines are under 200 bytes; the longest header
