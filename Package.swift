@@ -96,6 +96,13 @@ let package = Package(
             resources: [.copy("Fixtures"), .copy("Golden")]
         ),
         .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient"]),
+        // The fuzz targets' oracles (Tests/FuzzRegressionTests/Oracles, shared with Fuzz/ by a
+        // symlink) over every input a fuzzer once broke.
+        .testTarget(
+            name: "FuzzRegressionTests",
+            dependencies: ["StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore"],
+            exclude: ["Regressions"]
+        ),
         // The guest driver's model of the kernel's input core, checked on the host too.
         .testTarget(name: "KernelInputFilterTests", dependencies: ["strokes-e2e", "InputCore", "StrokeRecording"]),
         .testTarget(

@@ -195,7 +195,7 @@ public enum EvtestReader {
 
     static func parseTime(_ text: Substring) -> Timestamp? {
         let parts = text.split(separator: ".")
-        guard parts.count == 2, let sec = Int64(parts[0]), sec >= 0, parts[1].count <= 6, let frac = Int64(parts[1]), frac >= 0
+        guard parts.count == 2, let sec = Int64(parts[0]), sec >= 0, sec <= RecordingLimits.maxSeconds, parts[1].count <= 6, let frac = Int64(parts[1]), frac >= 0
         else { return nil }
         var usec = frac
         for _ in parts[1].count..<6 { usec *= 10 }

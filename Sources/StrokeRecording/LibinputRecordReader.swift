@@ -22,9 +22,9 @@ public enum LibinputRecordReader {
         } catch let error as RecordingError {
             throw error
         } catch let error as YamlError {
-            throw RecordingError(file: file, line: yamlLine(error), message: "invalid YAML: \(yamlProblem(error))")
+            throw RecordingError(file: file, line: yamlLine(error), message: "invalid YAML: \(RecordingError.sanitized(yamlProblem(error)))")
         } catch {
-            throw RecordingError(file: file, line: nil, message: "invalid YAML: \(error)")
+            throw RecordingError(file: file, line: nil, message: "invalid YAML: \(RecordingError.sanitized("\(error)"))")
         }
         let reader = Reader(file: file)
         return try reader.recording(root)
@@ -174,8 +174,8 @@ public enum LibinputRecordReader {
                         }
                         let sec = try int(f[0], "sec")
                         let usec = try int(f[1], "usec")
-                        guard sec >= 0, usec >= 0, usec < 1_000_000 else {
-                            throw fail(item, "expected sec >= 0 and usec in 0..<1000000, found \(sec), \(usec)")
+                        guard sec >= 0, sec <= RecordingLimits.maxSeconds, usec >= 0, usec < 1_000_000 else {
+                            throw fail(item, "expected sec in 0...\(RecordingLimits.maxSeconds) and usec in 0..<1000000, found \(sec), \(usec)")
                         }
                         events.append(
                             InputEvent(

@@ -17,6 +17,8 @@ public enum RecordingLimits {
     /// Most events in one frame (between two `SYN_REPORT`s). A frame of every slot's every axis on
     /// a 256-slot device is under 4,000 events; a replay holds one frame at a time.
     public static let maxFrameEvents = 1 << 16
+    /// Latest event time, in seconds: times are microseconds in an `Int64`.
+    public static let maxSeconds: Int64 = Int64.max / 1_000_000 - 1
     /// Longest excerpt of a malformed line quoted in an error message, in characters.
     public static let excerptCharacters = 60
     /// Highest event code of any type (`KEY_MAX`, the largest of the `*_MAX` codes).
@@ -49,29 +51,47 @@ extension RecordingError {
         excerpt(String(decoding: text.prefix(RecordingLimits.excerptCharacters * 4), as: UTF8.self), totalBytes: text.count)
     }
 
+    /// `text` (a message from a library, such as the YAML parser's) with control characters
+    /// escaped and cut to 200 characters.
+    public static func sanitized(_ text: some StringProtocol) -> String {
+        var out = ""
+        for ch in text.unicodeScalars {
+            if out.count >= 200 { return out + "…" }
+            if ch.value < 0x20 || ch.value == 0x7f {
+                out += "\\u{\(String(ch.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+
     /// A short, escaped excerpt of `text`; see `excerpt(_:)` for bytes.
     public static func excerpt(_ text: some StringProtocol, totalBytes: Int? = nil) -> String {
+        // The budget counts what is written, escapes included: a line of invalid UTF-8 would
+        // otherwise become eight characters per byte.
         var out = "'"
-        var count = 0
+        var written = 0
         for ch in text.unicodeScalars {
-            if count == RecordingLimits.excerptCharacters {
-                out += "'… (\(totalBytes ?? text.utf8.count) bytes)"
-                return out
-            }
+            let piece: String
             switch ch {
-            case "'": out += "\\'"
-            case "\\": out += "\\\\"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case "\n": out += "\\n"
+            case "'": piece = "\\'"
+            case "\\": piece = "\\\\"
+            case "\t": piece = "\\t"
+            case "\r": piece = "\\r"
+            case "\n": piece = "\\n"
             default:
                 if ch.value < 0x20 || ch.value == 0x7f || ch == "\u{FFFD}" {
-                    out += "\\u{\(String(ch.value, radix: 16))}"
+                    piece = "\\u{\(String(ch.value, radix: 16))}"
                 } else {
-                    out.unicodeScalars.append(ch)
+                    piece = String(ch)
                 }
             }
-            count += 1
+            written += piece.count
+            if written > RecordingLimits.excerptCharacters {
+                return out + "'… (\(totalBytes ?? text.utf8.count) bytes)"
+            }
+            out += piece
         }
         return out + "'"
     }

@@ -63,9 +63,10 @@ public struct RecordingStream: Sendable {
         }
     }
 
-    /// The recording in `bytes`, naming `file` in errors.
-    public static func read(_ bytes: [UInt8], file: String) throws(RecordingError) -> RecordingStream {
-        let format = RecordingReader.detectFormat(bytes)
+    /// The recording in `bytes`, naming `file` in errors; its format is detected from the content
+    /// unless `format` says it.
+    public static func read(_ bytes: [UInt8], file: String, format: RecordingFormat? = nil) throws(RecordingError) -> RecordingStream {
+        let format = format ?? RecordingReader.detectFormat(bytes)
         switch format {
         case .libinputRecord:
             return RecordingStream(memory: try LibinputRecordReader.read(bytes, file: file), file: file)
