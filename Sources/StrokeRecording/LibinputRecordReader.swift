@@ -22,12 +22,24 @@ public enum LibinputRecordReader {
         } catch let error as RecordingError {
             throw error
         } catch let error as YamlError {
-            throw RecordingError(file: file, line: yamlLine(error), message: "invalid YAML: \(RecordingError.sanitized(yamlProblem(error)))")
+            // libyaml places an error at the end of a file without a final newline one line
+            // past its last: name the last line.
+            let line = yamlLine(error).map { min($0, lineCount(bytes)) }
+            throw RecordingError(file: file, line: line, message: "invalid YAML: \(RecordingError.sanitized(yamlProblem(error)))")
         } catch {
             throw RecordingError(file: file, line: nil, message: "invalid YAML: \(RecordingError.sanitized("\(error)"))")
         }
         let reader = Reader(file: file)
         return try reader.recording(root)
+    }
+
+    /// Lines as YAML counts them: breaks are LF, CR LF and a lone CR.
+    static func lineCount(_ bytes: [UInt8]) -> Int {
+        var lines = 1
+        for i in bytes.indices where bytes[i] == 0x0a || (bytes[i] == 0x0d && (i + 1 == bytes.count || bytes[i + 1] != 0x0a)) {
+            lines += 1
+        }
+        return lines
     }
 
     public static func yamlLine(_ error: YamlError) -> Int? {

@@ -33,8 +33,8 @@ public enum RecordingLimits {
             return "axis 0x\(String(code, radix: 16)) has min \(info.minimum) > max \(info.maximum) (the kernel refuses such an axis)"
         }
         if code == AbsCode.mtSlot {
-            if info.minimum < 0 {
-                return "ABS_MT_SLOT min \(info.minimum) is negative (it must be 0)"
+            if info.minimum != 0 {
+                return "ABS_MT_SLOT min is \(info.minimum); the kernel's multitouch protocol requires 0"
             }
             if Int64(info.maximum) >= Int64(maxSlots) {
                 return "ABS_MT_SLOT max \(info.maximum) declares \(Int64(info.maximum) + 1) slots; strokes reads at most \(maxSlots) (libevdev's limit)"
