@@ -85,7 +85,7 @@ let package = Package(
         ),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCore"]),
-        .testTarget(name: "StrokeRecordingTests", dependencies: ["StrokeRecording", "InputCore"]),
+        .testTarget(name: "StrokeRecordingTests", dependencies: ["StrokeRecording", "InputCore"], resources: [.copy("Hostile")]),
         .testTarget(
             name: "MultitouchDecoderTests",
             dependencies: ["MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore"]
@@ -96,6 +96,13 @@ let package = Package(
             resources: [.copy("Fixtures"), .copy("Golden")]
         ),
         .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient"]),
+        // The fuzz targets' oracles (Tests/FuzzRegressionTests/Oracles, shared with Fuzz/ by a
+        // symlink) over every input a fuzzer once broke.
+        .testTarget(
+            name: "FuzzRegressionTests",
+            dependencies: ["StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore"],
+            exclude: ["Regressions"]
+        ),
         // The guest driver's model of the kernel's input core, checked on the host too.
         .testTarget(name: "KernelInputFilterTests", dependencies: ["strokes-e2e", "InputCore", "StrokeRecording"]),
         .testTarget(

@@ -20,6 +20,15 @@ if [[ $status -ne 0 || -z "$passed" ]]; then
 fi
 echo "tests: $passed passed, 0 failed"
 
+# Fuzzing (Scripts/fuzz.sh): every target for a bounded time, one line each; about 3 minutes
+# with the sanitizer build. STROKES_SKIP_FUZZ=1 leaves it out; STROKES_FUZZ_SECONDS sets the time.
+if [[ ${STROKES_SKIP_FUZZ:-0} == 1 ]]; then
+    echo "fuzz: skipped (STROKES_SKIP_FUZZ=1)"
+elif ! bash Scripts/fuzz.sh all "${STROKES_FUZZ_SECONDS:-25}"; then
+    echo "fuzz: FAILED (an input that breaks a target was saved under Tests/FuzzRegressionTests/Regressions)"
+    exit 1
+fi
+
 # Through a real kernel: uinput devices in a QEMU guest, read by the daemon (Scripts/kernel-test.sh).
 # STROKES_SKIP_KERNEL_TESTS=1 leaves it out (e.g. on a machine without network for the kernel).
 if [[ ${STROKES_SKIP_KERNEL_TESTS:-0} == 1 ]]; then

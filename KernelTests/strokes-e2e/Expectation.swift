@@ -25,7 +25,7 @@ struct Expectation {
         var replayer = try Replayer(recording: recording)
         let geometry = replayer.devices[0].geometry
         // The guest's client subscribes without `hover`, as every client written before it.
-        lines = replayer.runToEnd().filter { e in
+        lines = try replayer.runToEnd().filter { e in
             if case .hover = e.kind { return false }
             return true
         }.map { $0.json(geometry: geometry) }

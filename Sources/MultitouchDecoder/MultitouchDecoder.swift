@@ -57,6 +57,9 @@ public struct MultitouchDecoder: Sendable {
         switch description.touchProtocol {
         case .slots:
             let count = description.slotCount!
+            guard count <= DeviceDescription.maxSlots else {
+                throw .tooManySlots(deviceName: description.name, count: count)
+            }
             mode = .slots(count: count)
             slots = Array(repeating: Slot(), count: count)
             let initial = Int(description.initialSlot)

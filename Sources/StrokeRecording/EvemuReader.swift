@@ -9,14 +9,45 @@ import InputCore
 /// initial `ABS_MT_SLOT`, appear only in the comment block evemu writes above the data; they are
 /// read from there when present.
 public enum EvemuReader {
-    public static func read(_ bytes: [UInt8], file: String) throws(RecordingError) -> Recording {
-        var parser = Parser(bytes: bytes, file: file)
-        return try parser.parse()
+    /// Reads the header (everything before the first `E:` line) from `reader`, leaving the first
+    /// event line to be read next.
+    static func readHeader(_ reader: inout LineReader) throws(RecordingError) -> (RecordingFormat, DeviceDescription) {
+        var parser = Parser(reader: reader)
+        defer { reader = parser.reader }
+        return try parser.parseHeader()
+    }
+
+    /// What one line after the header is.
+    enum EventLine {
+        case event(InputEvent)
+        /// A blank or comment line (`#`): skipped and counted.
+        case skipped
+        case malformed(String)
+    }
+
+    /// Parses one line of the event section.
+    static func eventLine(_ buf: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> EventLine {
+        var c = FieldCursor(buf, line)
+        c.skipSpaces()
+        if c.atEnd || buf[c.position] == UInt8(ascii: "#") { return .skipped }
+        guard c.expect(UInt8(ascii: "E")), c.expect(UInt8(ascii: ":")) else {
+            return .malformed("expected an event line 'E: <sec>.<usec> <type> <code> <value>', found \(RecordingError.excerpt(buf[line]))")
+        }
+        c.skipSpaces()
+        guard let time = c.timestamp(), let type = c.hex(), type <= 0x1f, let code = c.hex(), code <= UInt64(RecordingLimits.maxCode),
+            let value = c.decimal(), value >= Int64(Int32.min), value <= Int64(Int32.max),
+            c.atEndIgnoringComment()
+        else {
+            return .malformed("expected 'E: <sec>.<usec> <type (hex)> <code (hex)> <value>', found \(RecordingError.excerpt(buf[line]))")
+        }
+        return .event(
+            InputEvent(time: Timestamp(microseconds: time), type: EventType(UInt16(type)), code: UInt16(code), value: Int32(value))
+        )
     }
 
     private struct Parser {
-        var scanner: LineScanner
-        let file: String
+        var reader: LineReader
+        var file: String { reader.file }
         var version = (major: 1, minor: 0)
         var name: String?
         var id: InputID?
@@ -30,21 +61,24 @@ public enum EvemuReader {
         var commentType: Int64?
         var commentCode: Int64?
 
-        init(bytes: [UInt8], file: String) {
-            self.scanner = LineScanner(bytes)
-            self.file = file
+        init(reader: LineReader) {
+            self.reader = reader
         }
 
         func error(_ message: String, line: Int? = nil) -> RecordingError {
-            RecordingError(file: file, line: line ?? scanner.lineNumber, message: message)
+            RecordingError(file: file, line: line ?? reader.lineNumber, message: message)
         }
 
-        mutating func parse() throws(RecordingError) -> Recording {
+        func found(_ line: Range<Int>) -> String { RecordingError.excerpt(reader.buffer[line]) }
+
+        mutating func parseHeader() throws(RecordingError) -> (RecordingFormat, DeviceDescription) {
             var sawAnything = false
-            var firstEventLine: Range<Int>?
-            while let line = scanner.nextLine() {
+            while let line = try reader.nextLine() {
                 sawAnything = true
-                let text = scanner.bytes[line]
+                if reader.consumed > RecordingLimits.maxHeaderBytes {
+                    throw error("the header (the lines before the first event) is longer than \(RecordingLimits.maxHeaderBytes) bytes")
+                }
+                let text = reader.buffer[line]
                 guard let first = text.first(where: { !FieldCursor.isSpace($0) }) else { continue }
                 if first == UInt8(ascii: "#") {
                     headerComment(line)
@@ -59,17 +93,23 @@ public enum EvemuReader {
                 case "A:": try parseAbs(line)
                 case "L:", "S:": try parseState(line, tag: tag)
                 case "E:":
-                    firstEventLine = line
+                    let eventLine = reader.lineNumber
+                    reader.pushBack(line)
+                    return try finish(at: eventLine)
                 default:
                     throw error(
-                        "expected a device description line (N:, I:, P:, B:, A:, L:, S:) or an event line (E:), found '\(scanner.string(line))'"
+                        "expected a device description line (N:, I:, P:, B:, A:, L:, S:) or an event line (E:), found \(found(line))"
                     )
                 }
-                if firstEventLine != nil { break }
             }
             guard sawAnything else { throw RecordingError(file: file, line: nil, message: "the file is empty") }
-            guard let name else { throw error("expected 'N: <device name>' before the events", line: scanner.lineNumber) }
-            guard let id else { throw error("expected 'I: <bustype> <vendor> <product> <version>' before the events") }
+            return try finish(at: reader.lineNumber)
+        }
+
+        /// Completes the description; `line` is the first event's line (or the last line).
+        mutating func finish(at line: Int) throws(RecordingError) -> (RecordingFormat, DeviceDescription) {
+            guard let name else { throw error("expected 'N: <device name>' before the events", line: line) }
+            guard let id else { throw error("expected 'I: <bustype> <vendor> <product> <version>' before the events", line: line) }
             for (code, value) in commentAbsValues where absInfo[code] != nil {
                 absInfo[code]!.value = value
             }
@@ -79,32 +119,22 @@ public enum EvemuReader {
                 absInfo[code]!.resolution = resolution
             }
             let description = DeviceDescription(name: name, id: id, properties: properties, codes: codes, absInfo: absInfo)
-            var events: [InputEvent] = []
-            var tail: TruncatedTail?
-            if let firstEventLine {
-                scanner.pushBack(firstEventLine)
-                events.reserveCapacity(scanner.bytes.count / 40)
-                tail = try parseEvents(into: &events)
-            }
-            return Recording(
-                format: .evemu(major: version.major, minor: version.minor),
-                devices: [RecordedDevice(description: description, events: events, truncatedTail: tail)]
-            )
+            return (.evemu(major: version.major, minor: version.minor), description)
         }
 
         func prefix(_ line: Range<Int>) -> String {
             var i = line.lowerBound
-            while i < line.upperBound && FieldCursor.isSpace(scanner.bytes[i]) { i += 1 }
+            while i < line.upperBound && FieldCursor.isSpace(reader.buffer[i]) { i += 1 }
             guard i + 1 < line.upperBound else { return "" }
-            return String(decoding: scanner.bytes[i..<(i + 2)], as: UTF8.self)
+            return String(decoding: reader.buffer[i..<(i + 2)], as: UTF8.self)
         }
 
         /// Header comments: the `# EVEMU x.y` version and evemu's human-readable device dump, whose
         /// `Value` lines are the only place the absinfo values are written.
         mutating func headerComment(_ line: Range<Int>) {
-            var text = Substring(scanner.string(line))
+            var text = Substring(reader.string(line))
             text = text.drop(while: { $0 == "#" || $0 == " " || $0 == "\t" })
-            if scanner.lineNumber == 1, text.hasPrefix("EVEMU ") {
+            if reader.lineNumber == 1, text.hasPrefix("EVEMU ") {
                 let parts = text.dropFirst(6).split(separator: ".")
                 if parts.count == 2, let major = Int(parts[0]), let minor = Int(parts[1].prefix(while: \.isNumber)) {
                     version = (major, minor)
@@ -131,13 +161,13 @@ public enum EvemuReader {
 
         mutating func parseName(_ line: Range<Int>) throws(RecordingError) {
             // No comment stripping: '#' may be part of the name (evemu README).
-            let text = scanner.string(line).drop(while: { $0 == " " || $0 == "\t" }).dropFirst(2)
+            let text = reader.string(line).drop(while: { $0 == " " || $0 == "\t" }).dropFirst(2)
             name = String(text.trimmingSpaces())
         }
 
         mutating func parseID(_ line: Range<Int>) throws(RecordingError) {
             var values: [UInt16] = []
-            let ok = scanner.bytes.withUnsafeBufferPointer { buf -> Bool in
+            let ok = reader.buffer.withUnsafeBufferPointer { buf -> Bool in
                 var c = FieldCursor(buf, line)
                 c.skipSpaces()
                 c.position += 2
@@ -147,12 +177,12 @@ public enum EvemuReader {
                 }
                 return c.atEndIgnoringComment()
             }
-            guard ok else { throw error("expected 'I: <bustype> <vendor> <product> <version>' in hex, found '\(scanner.string(line))'") }
+            guard ok else { throw error("expected 'I: <bustype> <vendor> <product> <version>' in hex, found \(found(line))") }
             id = InputID(bustype: values[0], vendor: values[1], product: values[2], version: values[3])
         }
 
         func hexBytes(_ line: Range<Int>, skipFirst: Bool) -> (first: UInt64?, bytes: [UInt8])? {
-            scanner.bytes.withUnsafeBufferPointer { buf in
+            reader.buffer.withUnsafeBufferPointer { buf in
                 var c = FieldCursor(buf, line)
                 c.skipSpaces()
                 c.position += 2
@@ -172,11 +202,15 @@ public enum EvemuReader {
 
         mutating func parseProperties(_ line: Range<Int>) throws(RecordingError) {
             guard let (_, bytes) = hexBytes(line, skipFirst: false) else {
-                throw error("expected 'P: <byte> ...' with hex bytes, found '\(scanner.string(line))'")
+                throw error("expected 'P: <byte> ...' with hex bytes, found \(found(line))")
             }
             for (i, byte) in bytes.enumerated() {
                 for bit in 0..<8 where byte & (1 << bit) != 0 {
-                    properties.insert(UInt16((propertyOffset + i) * 8 + bit))
+                    let property = (propertyOffset + i) * 8 + bit
+                    guard property <= Int(InputProperty.max) else {
+                        throw error("property \(property) is beyond INPUT_PROP_MAX (\(InputProperty.max))")
+                    }
+                    properties.insert(UInt16(property))
                 }
             }
             propertyOffset += bytes.count
@@ -184,13 +218,16 @@ public enum EvemuReader {
 
         mutating func parseMask(_ line: Range<Int>) throws(RecordingError) {
             guard let (first, bytes) = hexBytes(line, skipFirst: true), let rawType = first, rawType <= 0x1f else {
-                throw error("expected 'B: <type> <byte> ...' with hex values and a type up to EV_MAX, found '\(scanner.string(line))'")
+                throw error("expected 'B: <type> <byte> ...' with hex values and a type up to EV_MAX, found \(found(line))")
             }
             let type = EventType(UInt16(rawType))
             let offset = maskOffsets[type.rawValue, default: 0]
             for (i, byte) in bytes.enumerated() {
                 for bit in 0..<8 where byte & (1 << bit) != 0 {
                     let code = (offset + i) * 8 + bit
+                    guard code <= Int(RecordingLimits.maxCode) else {
+                        throw error("code \(code) of event type \(rawType) is beyond the highest event code (\(RecordingLimits.maxCode))")
+                    }
                     codes[type, default: []].insert(UInt16(code))
                 }
             }
@@ -200,7 +237,7 @@ public enum EvemuReader {
         mutating func parseAbs(_ line: Range<Int>) throws(RecordingError) {
             var fields: [Int64] = []
             var code: UInt64?
-            let ok = scanner.bytes.withUnsafeBufferPointer { buf -> Bool in
+            let ok = reader.buffer.withUnsafeBufferPointer { buf -> Bool in
                 var c = FieldCursor(buf, line)
                 c.skipSpaces()
                 c.position += 2
@@ -214,66 +251,23 @@ public enum EvemuReader {
             }
             guard ok, let code, code <= UInt64(AbsCode.max), fields.count == 4 || fields.count == 5 else {
                 throw error(
-                    "expected 'A: <code> <min> <max> <fuzz> <flat> [<resolution>]' (5 or 6 fields), found '\(scanner.string(line))'"
+                    "expected 'A: <code> <min> <max> <fuzz> <flat> [<resolution>]' (5 or 6 fields), found \(found(line))"
                 )
             }
             let f = fields.map { Int32($0) }
-            absInfo[UInt16(code)] = AbsInfo(
-                minimum: f[0], maximum: f[1], fuzz: f[2], flat: f[3], resolution: f.count == 5 ? f[4] : 0
-            )
+            let info = AbsInfo(minimum: f[0], maximum: f[1], fuzz: f[2], flat: f[3], resolution: f.count == 5 ? f[4] : 0)
+            if let problem = RecordingLimits.problem(axis: UInt16(code), info) { throw error(problem) }
+            absInfo[UInt16(code)] = info
         }
 
         mutating func parseState(_ line: Range<Int>, tag: String) throws(RecordingError) {
-            let ok = scanner.bytes.withUnsafeBufferPointer { buf -> Bool in
+            let ok = reader.buffer.withUnsafeBufferPointer { buf -> Bool in
                 var c = FieldCursor(buf, line)
                 c.skipSpaces()
                 c.position += 2
                 return c.hex() != nil && c.decimal() != nil && c.atEndIgnoringComment()
             }
-            guard ok else { throw error("expected '\(tag) <code> <state>', found '\(scanner.string(line))'") }
-        }
-
-        mutating func parseEvents(into events: inout [InputEvent]) throws(RecordingError) -> TruncatedTail? {
-            var lineAfterLastSyn: Int?
-            var countAfterLastSyn = 0
-            var failure: RecordingError?
-            let bytes = scanner.bytes
-            bytes.withUnsafeBufferPointer { buf in
-                while let line = scanner.nextLine() {
-                    var c = FieldCursor(buf, line)
-                    c.skipSpaces()
-                    if c.atEnd || buf[c.position] == UInt8(ascii: "#") { continue }
-                    guard c.expect(UInt8(ascii: "E")), c.expect(UInt8(ascii: ":")) else {
-                        failure = error("expected an event line 'E: <sec>.<usec> <type> <code> <value>', found '\(scanner.string(line))'")
-                        return
-                    }
-                    c.skipSpaces()
-                    guard let time = c.timestamp(), let type = c.hex(), type <= 0x1f, let code = c.hex(), code <= 0x2ff,
-                        let value = c.decimal(), value >= Int64(Int32.min), value <= Int64(Int32.max),
-                        c.atEndIgnoringComment()
-                    else {
-                        failure = error(
-                            "expected 'E: <sec>.<usec> <type (hex)> <code (hex)> <value>', found '\(scanner.string(line))'"
-                        )
-                        return
-                    }
-                    let event = InputEvent(
-                        time: Timestamp(microseconds: time), type: EventType(UInt16(type)), code: UInt16(code),
-                        value: Int32(value)
-                    )
-                    events.append(event)
-                    if event.closesFrame {
-                        lineAfterLastSyn = nil
-                        countAfterLastSyn = 0
-                    } else {
-                        if lineAfterLastSyn == nil { lineAfterLastSyn = scanner.lineNumber }
-                        countAfterLastSyn += 1
-                    }
-                }
-            }
-            if let failure { throw failure }
-            if let line = lineAfterLastSyn { return TruncatedTail(eventCount: countAfterLastSyn, line: line) }
-            return nil
+            guard ok else { throw error("expected '\(tag) <code> <state>', found \(found(line))") }
         }
     }
 }

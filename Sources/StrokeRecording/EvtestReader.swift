@@ -5,46 +5,43 @@ import InputCore
 /// printed as `-------------- SYN_REPORT ------------`, `++++ SYN_MT_REPORT ++++` and
 /// `>>>> SYN_DROPPED <<<<` (evtest.c `print_events()`). `MSC_SCAN` and `MSC_RAW` values are hex.
 public enum EvtestReader {
-    public static func read(_ bytes: [UInt8], file: String) throws(RecordingError) -> Recording {
-        var scanner = LineScanner(bytes)
+    /// Reads the header (everything before the first `Event: time` line) from `reader`, leaving
+    /// the first event line to be read next. Lines evtest does not print (a shell prompt, a
+    /// wrapper's messages) are skipped and counted in `skipped`; a malformed line of evtest's own
+    /// header (`Input device ID:`, an absinfo line) stops with `file:line`.
+    static func readHeader(_ reader: inout LineReader, skipped: inout SkippedLines) throws(RecordingError) -> DeviceDescription {
         func fail(_ message: String) -> RecordingError {
-            RecordingError(file: file, line: scanner.lineNumber, message: message)
+            RecordingError(file: reader.file, line: reader.lineNumber, message: message)
         }
         var name: String?
         var id: InputID?
         var codes: [EventType: Set<UInt16>] = [:]
         var absInfo: [UInt16: AbsInfo] = [:]
+        var absLines: [UInt16: Int] = [:]
         var properties = Set<UInt16>()
         var currentType: UInt16?
         var currentCode: UInt16?
         var inProperties = false
         var inRepeat = false
-        var events: [InputEvent] = []
-        var lines: [Int] = []
+        var sawAnything = false
+        var firstEventLine: Int?
 
-        while let range = scanner.nextLine() {
-            let line = scanner.string(range)
+        while let range = try reader.nextLine() {
+            sawAnything = true
+            if reader.consumed > RecordingLimits.maxHeaderBytes {
+                throw fail("the header (the lines before the first event) is longer than \(RecordingLimits.maxHeaderBytes) bytes")
+            }
+            let line = reader.string(range)
             let trimmed = line.trimmingSpaces()
             if trimmed.isEmpty { continue }
             if trimmed.hasPrefix("Event: time ") {
-                guard name != nil, id != nil else {
-                    throw fail("expected the evtest header ('Input device ID: ...', 'Input device name: ...') before the events")
-                }
-                guard let event = parseEvent(trimmed) else {
-                    throw fail(
-                        "expected 'Event: time <sec>.<usec>, type <type> (<name>), code <code> (<name>), value <value>' or a SYN line, found '\(trimmed)'"
-                    )
-                }
-                events.append(event)
-                lines.append(scanner.lineNumber)
-                continue
-            }
-            guard events.isEmpty else {
-                throw fail("expected an 'Event: time ...' line, found '\(trimmed)'")
+                firstEventLine = reader.lineNumber
+                reader.pushBack(range)
+                break
             }
             if trimmed.hasPrefix("Input driver version is") || trimmed.hasPrefix("Testing ...")
                 || trimmed.hasPrefix("Supported events:") || trimmed.hasPrefix("Available devices:")
-                || trimmed.hasPrefix("Select the device event number")
+                || trimmed.hasPrefix("Select the device event number") || trimmed.hasPrefix("/dev/input/event")
             {
                 continue
             }
@@ -58,7 +55,11 @@ public enum EvtestReader {
                 }
                 guard let bus = field("bus"), let vendor = field("vendor"), let product = field("product"),
                     let version = field("version")
-                else { throw fail("expected 'Input device ID: bus 0x.. vendor 0x.. product 0x.. version 0x..', found '\(trimmed)'") }
+                else {
+                    throw fail(
+                        "expected 'Input device ID: bus 0x.. vendor 0x.. product 0x.. version 0x..', found \(RecordingError.excerpt(trimmed))"
+                    )
+                }
                 id = InputID(bustype: bus, vendor: vendor, product: product, version: version)
                 continue
             }
@@ -80,19 +81,28 @@ public enum EvtestReader {
             }
             let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
             if inProperties, words.count >= 3, words[0] == "Property", words[1] == "type", let p = UInt16(words[2]) {
+                guard p <= InputProperty.max else { throw fail("property \(p) is beyond INPUT_PROP_MAX (\(InputProperty.max))") }
                 properties.insert(p)
                 continue
             }
             if inRepeat { continue }  // "Repeat type 20 (EV_REP)" and its values: not needed.
             if words.count >= 3, words[0] == "Event", words[1] == "type", let t = UInt16(words[2]) {
+                guard t <= EventType.max.rawValue else { throw fail("event type \(t) is beyond EV_MAX (\(EventType.max.rawValue))") }
                 currentType = t
                 currentCode = nil
                 continue
             }
             if words.count >= 3, words[0] == "Event", words[1] == "code", let c = UInt16(words[2]), let t = currentType {
+                guard c <= RecordingLimits.maxCode else {
+                    throw fail("event code \(c) is beyond the highest event code (\(RecordingLimits.maxCode))")
+                }
                 currentCode = c
                 if t != 0 { codes[EventType(t), default: []].insert(c) }
-                if t == EventType.abs.rawValue { absInfo[c] = AbsInfo(minimum: 0, maximum: 0) }
+                if t == EventType.abs.rawValue {
+                    guard c <= AbsCode.max else { throw fail("axis code \(c) is beyond ABS_MAX (\(AbsCode.max))") }
+                    absInfo[c] = AbsInfo(minimum: 0, maximum: 0)
+                    absLines[c] = reader.lineNumber
+                }
                 continue
             }
             if words.count == 2, currentType == EventType.abs.rawValue, let c = currentCode, let v = Int32(words[1]) {
@@ -103,22 +113,38 @@ public enum EvtestReader {
                 case "Fuzz": absInfo[c]!.fuzz = v
                 case "Flat": absInfo[c]!.flat = v
                 case "Resolution": absInfo[c]!.resolution = v
-                default: throw fail("expected an absinfo line (Value, Min, Max, Fuzz, Flat, Resolution), found '\(trimmed)'")
+                default:
+                    throw fail("expected an absinfo line (Value, Min, Max, Fuzz, Flat, Resolution), found \(RecordingError.excerpt(trimmed))")
                 }
                 continue
             }
             if words.count >= 2, words[0] == "State" { continue }  // EV_SW / EV_LED states.
-            throw fail("expected an evtest header line, found '\(trimmed)'")
+            skipped.add(line: reader.lineNumber)
         }
-        guard scanner.lineNumber > 0 else { throw RecordingError(file: file, line: nil, message: "the file is empty") }
+        guard sawAnything else { throw RecordingError(file: reader.file, line: nil, message: "the file is empty") }
         guard let name, let id else {
-            throw RecordingError(file: file, line: nil, message: "expected an evtest header with 'Input device ID:' and 'Input device name:'")
+            throw RecordingError(
+                file: reader.file, line: firstEventLine, message: "expected an evtest header with 'Input device ID:' and 'Input device name:' before the events"
+            )
         }
-        let description = DeviceDescription(name: name, id: id, properties: properties, codes: codes, absInfo: absInfo)
-        return Recording(
-            format: .evtest,
-            devices: [RecordedDevice(description: description, events: events, truncatedTail: RecordedDevice.tail(of: events, lines: lines))]
-        )
+        for (code, info) in absInfo.sorted(by: { $0.key < $1.key }) {
+            if let problem = RecordingLimits.problem(axis: code, info) {
+                throw RecordingError(file: reader.file, line: absLines[code], message: problem)
+            }
+        }
+        return DeviceDescription(name: name, id: id, properties: properties, codes: codes, absInfo: absInfo)
+    }
+
+    /// What one line after the header is.
+    static func eventLine(_ text: Substring) -> EvemuReader.EventLine {
+        let trimmed = text.trimmingSpaces()
+        guard trimmed.hasPrefix("Event: time ") else { return .skipped }
+        guard let event = parseEvent(trimmed) else {
+            return .malformed(
+                "expected 'Event: time <sec>.<usec>, type <type> (<name>), code <code> (<name>), value <value>' or a SYN line, found \(RecordingError.excerpt(trimmed))"
+            )
+        }
+        return .event(event)
     }
 
     /// Parses the part after `Event: time `.
@@ -136,6 +162,10 @@ public enum EvtestReader {
             case "SYN_MT_REPORT": code = SynCode.mtReport
             case "SYN_DROPPED": code = SynCode.dropped
             case "SYN_CONFIG": code = SynCode.config
+            // Older evtest builds (before SYN codes were named) print every SYN_REPORT as
+            // "Report Sync" and every other SYN code as "Config Sync".
+            case "ReportSync": code = SynCode.report
+            case "ConfigSync": code = SynCode.config
             default: return nil
             }
             return InputEvent(time: time, type: .syn, code: code, value: 0)
@@ -165,7 +195,7 @@ public enum EvtestReader {
 
     static func parseTime(_ text: Substring) -> Timestamp? {
         let parts = text.split(separator: ".")
-        guard parts.count == 2, let sec = Int64(parts[0]), sec >= 0, parts[1].count <= 6, let frac = Int64(parts[1]), frac >= 0
+        guard parts.count == 2, let sec = Int64(parts[0]), sec >= 0, sec <= RecordingLimits.maxSeconds, parts[1].count <= 6, let frac = Int64(parts[1]), frac >= 0
         else { return nil }
         var usec = frac
         for _ in parts[1].count..<6 { usec *= 10 }

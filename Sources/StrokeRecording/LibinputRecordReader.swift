@@ -22,12 +22,24 @@ public enum LibinputRecordReader {
         } catch let error as RecordingError {
             throw error
         } catch let error as YamlError {
-            throw RecordingError(file: file, line: yamlLine(error), message: "invalid YAML: \(yamlProblem(error))")
+            // libyaml places an error at the end of a file without a final newline one line
+            // past its last: name the last line.
+            let line = yamlLine(error).map { min($0, lineCount(bytes)) }
+            throw RecordingError(file: file, line: line, message: "invalid YAML: \(RecordingError.sanitized(yamlProblem(error)))")
         } catch {
-            throw RecordingError(file: file, line: nil, message: "invalid YAML: \(error)")
+            throw RecordingError(file: file, line: nil, message: "invalid YAML: \(RecordingError.sanitized("\(error)"))")
         }
         let reader = Reader(file: file)
         return try reader.recording(root)
+    }
+
+    /// Lines as YAML counts them: breaks are LF, CR LF and a lone CR.
+    static func lineCount(_ bytes: [UInt8]) -> Int {
+        var lines = 1
+        for i in bytes.indices where bytes[i] == 0x0a || (bytes[i] == 0x0d && (i + 1 == bytes.count || bytes[i + 1] != 0x0a)) {
+            lines += 1
+        }
+        return lines
     }
 
     public static func yamlLine(_ error: YamlError) -> Int? {
@@ -85,7 +97,7 @@ public enum LibinputRecordReader {
         func describe(_ node: Node?) -> String {
             guard let node else { return "nothing" }
             switch node {
-            case .scalar(let s): return "'\(s.string)'"
+            case .scalar(let s): return RecordingError.excerpt(s.string)
             case .mapping: return "a mapping"
             case .sequence: return "a list"
             case .alias: return "an alias"
@@ -104,6 +116,9 @@ public enum LibinputRecordReader {
             let devicesNode = top["devices"]
             let devices = try sequence(devicesNode, "'devices'")
             guard !devices.isEmpty else { throw fail(devicesNode, "expected at least one device in 'devices'") }
+            guard devices.count <= RecordingLimits.maxDevices else {
+                throw fail(devicesNode, "\(devices.count) devices: strokes reads at most \(RecordingLimits.maxDevices) per recording")
+            }
             var out: [RecordedDevice] = []
             for device in devices {
                 out.append(try recordedDevice(device))
@@ -142,11 +157,13 @@ public enum LibinputRecordReader {
                     guard fields.count == 5 else {
                         throw fail(value, "expected [min, max, fuzz, flat, resolution] for axis \(code), found \(fields.count) numbers")
                     }
-                    absInfo[code] = AbsInfo(
+                    let info = AbsInfo(
                         minimum: try int32(fields[0], "min"), maximum: try int32(fields[1], "max"),
                         fuzz: try int32(fields[2], "fuzz"), flat: try int32(fields[3], "flat"),
                         resolution: try int32(fields[4], "resolution")
                     )
+                    if let problem = RecordingLimits.problem(axis: code, info) { throw fail(value, problem) }
+                    absInfo[code] = info
                 }
             }
             var properties = Set<UInt16>()
@@ -169,8 +186,8 @@ public enum LibinputRecordReader {
                         }
                         let sec = try int(f[0], "sec")
                         let usec = try int(f[1], "usec")
-                        guard sec >= 0, usec >= 0, usec < 1_000_000 else {
-                            throw fail(item, "expected sec >= 0 and usec in 0..<1000000, found \(sec), \(usec)")
+                        guard sec >= 0, sec <= RecordingLimits.maxSeconds, usec >= 0, usec < 1_000_000 else {
+                            throw fail(item, "expected sec in 0...\(RecordingLimits.maxSeconds) and usec in 0..<1000000, found \(sec), \(usec)")
                         }
                         events.append(
                             InputEvent(

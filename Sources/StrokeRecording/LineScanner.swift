@@ -118,7 +118,7 @@ struct FieldCursor {
 
     /// `sec.usec` as microseconds. The fraction may have any number of digits up to 6.
     mutating func timestamp() -> Int64? {
-        guard let sec = decimal(), sec >= 0 else { return nil }
+        guard let sec = decimal(), sec >= 0, sec <= RecordingLimits.maxSeconds else { return nil }
         guard expect(UInt8(ascii: ".")) else { return nil }
         var usec: Int64 = 0
         var digits = 0

@@ -4,10 +4,13 @@ import InputCore
 public struct Recording: Sendable {
     public var format: RecordingFormat
     public var devices: [RecordedDevice]
+    /// Lines the reader skipped (`SkippedLines`).
+    public var skippedLines: SkippedLines
 
-    public init(format: RecordingFormat, devices: [RecordedDevice]) {
+    public init(format: RecordingFormat, devices: [RecordedDevice], skippedLines: SkippedLines = SkippedLines()) {
         self.format = format
         self.devices = devices
+        self.skippedLines = skippedLines
     }
 }
 

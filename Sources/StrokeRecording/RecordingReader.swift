@@ -25,23 +25,23 @@ public enum RecordingReader {
             {
                 return .evtest
             }
-            break
+            // Anything else may be what precedes a pasted evtest log (a shell prompt, a wrapper's
+            // messages): keep looking. An evemu file names its first unreadable line when read.
         }
         return .evemu(major: 1, minor: 0)
     }
 
     /// Parses `bytes`, naming `file` in errors.
     public static func read(_ bytes: [UInt8], file: String) throws(RecordingError) -> Recording {
-        switch detectFormat(bytes) {
-        case .evemu: return try EvemuReader.read(bytes, file: file)
-        case .libinputRecord: return try LibinputRecordReader.read(bytes, file: file)
-        case .evtest: return try EvtestReader.read(bytes, file: file)
-        }
+        var stream = try RecordingStream.read(bytes, file: file)
+        return try stream.collect()
     }
 
-    /// Reads and parses the file at `path`.
+    /// Reads and parses the file at `path` (`-` is standard input). For a recording too long to
+    /// hold, `RecordingStream.open(path:)` reads it event by event.
     public static func read(path: String) throws(RecordingError) -> Recording {
-        try read(readFile(path), file: path)
+        var stream = try RecordingStream.open(path: path)
+        return try stream.collect()
     }
 
     /// The bytes of the file at `path` (`-` is standard input).

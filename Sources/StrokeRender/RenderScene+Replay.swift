@@ -10,13 +10,24 @@ extension RenderScene {
     ///
     /// - Throws: `DecoderError` when a device of the recording cannot be decoded.
     public init(recording: Recording, title: String) throws {
-        var replayer = try Replayer(recording: recording, historyLimit: 0)
+        try self.init(stream: RecordingStream(memory: recording, file: title), title: title)
+    }
+
+    /// Runs `stream` through the replay pipeline as it is read: the scene keeps the strokes'
+    /// points, never the raw events.
+    ///
+    /// - Throws: `DecoderError` when a device of the recording cannot be decoded, `RecordingError`
+    ///   at a malformed event line.
+    public init(stream: RecordingStream, title: String) throws {
+        var replayer = try Replayer(stream: stream, historyLimit: 0)
+        var origin: Int64?
         var collector = StrokeCollector()
         var hover: [HoverTrace] = []
         var openHover: [StrokeID: Int] = [:]
         var events: [StrokeEvent] = []
         let geometries = Dictionary(uniqueKeysWithValues: replayer.devices.map { ($0.id, $0.geometry) })
-        while replayer.next(into: &events) != nil {
+        while let step = try replayer.next(into: &events) {
+            if origin == nil { origin = step.time.microseconds }
             for e in events {
                 let geometry = geometries[e.device]!
                 if case .hover(let phase) = e.kind {
@@ -42,12 +53,11 @@ extension RenderScene {
         }
         let devices = replayer.devices.map { d in
             RenderScene.Device(
-                id: d.id.rawValue, name: d.recorded.description.name, kind: d.recorded.description.kind.rawValue,
+                id: d.id.rawValue, name: d.description.name, kind: d.description.kind.rawValue,
                 x: d.geometry.x, y: d.geometry.y, hasPressure: d.geometry.axes.contains(.pressure),
                 hasTouchMajor: d.geometry.axes.contains(.touchMajor)
             )
         }
-        let origin = recording.devices.compactMap { $0.events.first?.time.microseconds }.min()
         self.init(title: title, devices: devices, strokes: collector.strokes, origin: origin)
         self.hover = hover
     }

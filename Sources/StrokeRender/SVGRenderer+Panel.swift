@@ -42,9 +42,12 @@ extension SVGRenderer {
             self.top = top
             self.options = options
             self.origin = origin
-            var xr = Double(device.x.minimum)...Double(device.x.maximum)
-            var yr = Double(device.y.minimum)...Double(device.y.maximum)
-            if !device.described || xr.lowerBound >= xr.upperBound || yr.lowerBound >= yr.upperBound {
+            // An axis with min > max (a daemon's device list is not checked as a recording's
+            // header is) or zero width has no usable range: the strokes' extent is used instead.
+            let usable = device.described && device.x.minimum < device.x.maximum && device.y.minimum < device.y.maximum
+            var xr = usable ? Double(device.x.minimum)...Double(device.x.maximum) : 0...0
+            var yr = usable ? Double(device.y.minimum)...Double(device.y.maximum) : 0...0
+            if !usable {
                 // No usable axis ranges: span what the strokes cover.
                 let points = strokes.flatMap(\.points)
                 let xs = points.map { Double($0.x) }

@@ -22,14 +22,15 @@ public struct ReplaySummary: Sendable {
     public var mostConcurrent = 0
     public var firstTime: Timestamp?
     public var lastTime: Timestamp?
-    public var truncated: [(device: Int, tail: TruncatedTail)]
+    public var truncated: [(device: Int, tail: TruncatedTail)] = []
     public var diagnostics: [(DeviceID, DecoderDiagnostics)] = []
+    /// Lines the reader skipped (a pasted log's prompts, comments among evemu events).
+    public var skippedLines = SkippedLines()
 
-    init(recording: Recording) {
-        format = recording.format
-        devices = recording.devices.map { ($0.description.name, $0.description.kind, $0.description.slotCount) }
-        events = recording.devices.reduce(0) { $0 + $1.events.count }
-        truncated = recording.devices.enumerated().compactMap { i, d in d.truncatedTail.map { (i + 1, $0) } }
+    init(stream: RecordingStream) {
+        format = stream.format
+        devices = stream.devices.map { ($0.description.name, $0.description.kind, $0.description.slotCount) }
+        events = 0
     }
 
     mutating func record(_ events: ArraySlice<StrokeEvent>, time: Timestamp, frame: Bool, liveStrokes: Int) {
@@ -79,6 +80,9 @@ public struct ReplaySummary: Sendable {
         if hover > 0 { out.append("hover events: \(hover)") }
         for (device, diag) in diagnostics {
             for (name, count) in diag.nonZero { out.append("device \(device) \(name): \(count)") }
+        }
+        if skippedLines.count > 0 {
+            out.append("skipped lines: \(skippedLines.count) (first: line \(skippedLines.firstLine ?? 0))")
         }
         for (device, tail) in truncated {
             out.append("device \(device) truncated: \(tail.eventCount) events after the last SYN_REPORT (from line \(tail.line)) were not applied")

@@ -5,19 +5,22 @@ import StrokeTracker
 
 /// Runs a recording through the same pipeline the daemon uses: frame assembly, decoder, tracker.
 ///
-/// Frames of several devices (a multi-device libinput recording) are interleaved by time, as
-/// they happened. Call `next(into:)` until it returns nil, then `summary`.
+/// The recording is read as it is replayed (`RecordingStream`): memory holds one frame per device,
+/// not the recording. Frames of several devices (a multi-device libinput recording) are
+/// interleaved by time, as they happened. Call `next(into:)` until it returns nil, then `summary`.
 public struct Replayer: Sendable {
     /// One device of the recording in the pipeline.
     public struct Device: Sendable {
         public let id: DeviceID
-        public let recorded: RecordedDevice
+        public let description: DeviceDescription
         public let geometry: DeviceGeometry
         public internal(set) var decoder: MultitouchDecoder
         /// `SYN_REPORT`s processed so far.
         public internal(set) var frames: UInt64 = 0
-        var inputs: [FrameInput]
-        var cursor = 0
+        var assembler = FrameAssembler()
+        /// The device's next frame, read ahead to merge devices by time; nil once its events end.
+        var pending: FrameInput?
+        var finished = false
     }
 
     /// What one step produced.
@@ -31,6 +34,7 @@ public struct Replayer: Sendable {
     public private(set) var devices: [Device]
     public private(set) var tracker: StrokeTracker
     public private(set) var summary: ReplaySummary
+    private var stream: RecordingStream
     private var contactBuffer: [ContactEvent] = []
 
     /// - Parameters:
@@ -39,20 +43,21 @@ public struct Replayer: Sendable {
     ///     new touches are not published (touch arbitration, docs/decoder.md).
     /// - Throws: `DecoderError` when a device of the recording cannot be decoded.
     public init(recording: Recording, historyLimit: Int = 256, groups: [[UInt32]] = []) throws(DecoderError) {
+        try self.init(stream: RecordingStream(memory: recording, file: ""), historyLimit: historyLimit, groups: groups)
+    }
+
+    /// A replay that reads `stream` as it goes; `groups` as for `init(recording:)`.
+    ///
+    /// - Throws: `DecoderError` when a device of the recording cannot be decoded.
+    public init(stream: RecordingStream, historyLimit: Int = 256, groups: [[UInt32]] = []) throws(DecoderError) {
         var tracker = StrokeTracker(historyLimit: historyLimit)
         var devices: [Device] = []
-        for (index, recorded) in recording.devices.enumerated() {
+        for (index, recorded) in stream.devices.enumerated() {
             let id = DeviceID(UInt32(index + 1))
             let decoder = try MultitouchDecoder(description: recorded.description)
             let geometry = DeviceGeometry(description: recorded.description)
             tracker.addDevice(id, geometry: geometry)
-            var assembler = FrameAssembler()
-            var inputs: [FrameInput] = []
-            inputs.reserveCapacity(recorded.events.count / 4)
-            for event in recorded.events {
-                if let input = assembler.feed(event) { inputs.append(input) }
-            }
-            devices.append(Device(id: id, recorded: recorded, geometry: geometry, decoder: decoder, inputs: inputs))
+            devices.append(Device(id: id, description: recorded.description, geometry: geometry, decoder: decoder))
         }
         for (index, group) in groups.enumerated() {
             for device in group where device >= 1 && Int(device) <= devices.count {
@@ -61,31 +66,46 @@ public struct Replayer: Sendable {
         }
         self.devices = devices
         self.tracker = tracker
-        self.summary = ReplaySummary(recording: recording)
+        self.stream = stream
+        self.summary = ReplaySummary(stream: stream)
+    }
+
+    /// Reads device `i`'s next frame into `pending`, unless it has one or its events ended.
+    private mutating func fill(_ i: Int) throws(RecordingError) {
+        while devices[i].pending == nil && !devices[i].finished {
+            guard let event = try stream.next(device: i) else {
+                devices[i].finished = true
+                return
+            }
+            devices[i].pending = devices[i].assembler.feed(event)
+        }
     }
 
     /// Applies a touch-jump setting to every device of the recording (before the first `next`).
     public mutating func setJumps(_ setting: JumpSetting) {
         for d in devices {
-            tracker.setJumpDetection(setting.detection(for: d.recorded.description.kind), of: d.id)
+            tracker.setJumpDetection(setting.detection(for: d.description.kind), of: d.id)
         }
     }
 
     /// Processes the next frame (of whichever device's is earliest), appending its stroke events
     /// to `out`. Returns nil when every device is done.
-    public mutating func next(into out: inout [StrokeEvent]) -> Step? {
+    ///
+    /// - Throws: `RecordingError` when the recording has a malformed event line; the frames before
+    ///   it have been processed.
+    public mutating func next(into out: inout [StrokeEvent]) throws(RecordingError) -> Step? {
         var best: Int?
         var bestTime = Timestamp(microseconds: .max)
-        for (i, d) in devices.enumerated() where d.cursor < d.inputs.count {
-            let t = d.inputs[d.cursor].time
+        for i in devices.indices {
+            try fill(i)
+            guard let t = devices[i].pending?.time else { continue }
             if best == nil || t < bestTime {
                 best = i
                 bestTime = t
             }
         }
-        guard let i = best else { return nil }
-        let input = devices[i].inputs[devices[i].cursor]
-        devices[i].cursor += 1
+        guard let i = best, let input = devices[i].pending else { return nil }
+        devices[i].pending = nil
         let dropped: Bool
         switch input {
         case .frame:
@@ -103,17 +123,29 @@ public struct Replayer: Sendable {
     }
 
     /// Runs to the end, collecting every event.
-    public mutating func runToEnd() -> [StrokeEvent] {
+    public mutating func runToEnd() throws(RecordingError) -> [StrokeEvent] {
         var out: [StrokeEvent] = []
-        while next(into: &out) != nil {}
+        while try next(into: &out) != nil {}
         return out
     }
+
+    /// Where each device's events stopped mid-frame (1-based device numbers); complete once
+    /// `next(into:)` has returned nil.
+    public var truncated: [(device: Int, tail: TruncatedTail)] {
+        devices.indices.compactMap { i in stream.truncatedTail(device: i).map { (i + 1, $0) } }
+    }
+
+    /// Lines the reader skipped so far.
+    public var skippedLines: SkippedLines { stream.skippedLines }
 
     /// The final summary, with per-device diagnostics.
     public var finalSummary: ReplaySummary {
         var s = summary
         s.stillActive = tracker.inProgress.count
         s.diagnostics = devices.map { ($0.id, $0.decoder.diagnostics) }
+        s.events = stream.eventsRead
+        s.truncated = truncated
+        s.skippedLines = stream.skippedLines
         return s
     }
 }

@@ -73,6 +73,17 @@ func loadRecording(_ path: String, flushing out: inout OutputBuffer) throws -> R
     }
 }
 
+/// Opens a recording and reads its header, or says why not as `loadRecording` does.
+func openRecording(_ path: String, flushing out: inout OutputBuffer) throws -> RecordingStream {
+    do {
+        return try RecordingStream.open(path: path)
+    } catch {
+        out.flush()
+        printError(error.description)
+        throw error.line == nil && error.message.hasPrefix("cannot ") ? Exit.noInput : Exit.dataError
+    }
+}
+
 /// Connects to the daemon's socket, or says why not and throws `EX_UNAVAILABLE` (69).
 func connectToDaemon(_ path: String) throws -> LineSocket {
     do {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StrokeRecording
 import StrokeRender
 
 struct RenderCommand: ParsableCommand {
@@ -97,9 +98,12 @@ struct RenderCommand: ParsableCommand {
 
     private func sceneFromRecording(_ path: String) throws -> RenderScene {
         var out = OutputBuffer()
-        let recording = try loadRecording(path, flushing: &out)
+        let stream = try openRecording(path, flushing: &out)
         do {
-            return try RenderScene(recording: recording, title: path == "-" ? "standard input" : (path as NSString).lastPathComponent)
+            return try RenderScene(stream: stream, title: path == "-" ? "standard input" : (path as NSString).lastPathComponent)
+        } catch let error as RecordingError {
+            printError(error.description)
+            throw Exit.dataError
         } catch {
             printError("\(path): \(error)")
             throw Exit.dataError

@@ -88,50 +88,79 @@ struct ReplayCommand: ParsableCommand {
         var out = OutputBuffer()
         defer { out.flush() }
         let groups = try parsedGroups()
-        var inputs: [(file: String, recording: Recording)] = []
-        for file in files { inputs.append((file, try loadRecording(file, flushing: &out))) }
-        if !groups.isEmpty, inputs.count > 1 {
-            // Grouped devices interact, so the files are one replay: devices numbered in file order.
-            let merged = Recording(format: inputs[0].recording.format, devices: inputs.flatMap(\.recording.devices))
-            inputs = [(files.joined(separator: " + "), merged)]
+        if !groups.isEmpty, files.count > 1 {
+            // Grouped devices interact, so the files are one replay, devices numbered in file
+            // order. Their events are read into memory to be merged (docs/decoder.md, "Recordings").
+            var recordings: [Recording] = []
+            for file in files { recordings.append(try loadRecording(file, flushing: &out)) }
+            let merged = Recording(format: recordings[0].format, devices: recordings.flatMap(\.devices))
+            let name = files.joined(separator: " + ")
+            try replay(RecordingStream(memory: merged, file: name), file: name, groups: groups, out: &out)
+            return
         }
-        for (file, recording) in inputs {
+        for file in files {
             if uinput {
+                let recording = try loadRecording(file, flushing: &out)
                 try UinputPlayback(speed: speed, wait: wait, settle: settle).play(recording, file: file)
                 continue
             }
-            for (index, device) in recording.devices.enumerated() {
-                if let tail = device.truncatedTail {
-                    printError(
-                        "warning: \(file):\(tail.line): the recording ends mid-frame (device \(index + 1)): \(tail.eventCount) events after the last SYN_REPORT were not applied"
-                    )
-                }
-            }
-            var replayer: Replayer
-            do {
-                replayer = try Replayer(recording: recording, historyLimit: history, groups: groups)
-            } catch {
-                out.flush()
-                printError("\(file): \(error)")
-                throw Exit.dataError
-            }
-            replayer.setJumps(JumpSetting(text: touchJumps)!)
-            if summary {
-                var scratch: [StrokeEvent] = []
-                while replayer.next(into: &scratch) != nil { scratch.removeAll(keepingCapacity: true) }
-                if files.count > 1 { out.line("file: \(file)") }
-                for line in replayer.finalSummary.lines { out.line(line) }
-                continue
-            }
-            try stream(&replayer, to: &out)
+            try replay(try openRecording(file, flushing: &out), file: file, groups: groups, out: &out)
         }
     }
 
-    private func stream(_ replayer: inout Replayer, to out: inout OutputBuffer) throws {
+    /// Replays one recording (or several merged) to `out`: its events, or its summary.
+    private func replay(_ opened: RecordingStream, file: String, groups: [[UInt32]], out: inout OutputBuffer) throws {
+        var replayer: Replayer
+        do {
+            replayer = try Replayer(stream: opened, historyLimit: history, groups: groups)
+        } catch {
+            out.flush()
+            printError("\(file): \(error)")
+            throw Exit.dataError
+        }
+        replayer.setJumps(JumpSetting(text: touchJumps)!)
+        do {
+            if summary {
+                var scratch: [StrokeEvent] = []
+                while try replayer.next(into: &scratch) != nil { scratch.removeAll(keepingCapacity: true) }
+                warnAboutSkippedAndTruncated(replayer, file: file, flushing: &out)
+                if files.count > 1 { out.line("file: \(file)") }
+                for line in replayer.finalSummary.lines { out.line(line) }
+                return
+            }
+            try stream(&replayer, file: file, to: &out)
+        } catch {
+            // A malformed event line deep in the file: what was printed stays printed (it is
+            // what the recording held up to there), no `replayEnded` line follows, and the
+            // exit status says the input was bad.
+            out.flush()
+            printError(error.description)
+            throw Exit.dataError
+        }
+    }
+
+    /// Warns once per file on standard error: lines the reader skipped (the first one's number),
+    /// and events after the last `SYN_REPORT` that no frame applied.
+    private func warnAboutSkippedAndTruncated(_ replayer: Replayer, file: String, flushing out: inout OutputBuffer) {
+        out.flush()
+        let skipped = replayer.skippedLines
+        if let first = skipped.firstLine {
+            printError(
+                "warning: \(file):\(first): skipped \(skipped.count) line\(skipped.count == 1 ? "" : "s") that \(skipped.count == 1 ? "is" : "are") not part of the recording (this is the first)"
+            )
+        }
+        for (device, tail) in replayer.truncated {
+            printError(
+                "warning: \(file):\(tail.line): the recording ends mid-frame (device \(device)): \(tail.eventCount) events after the last SYN_REPORT were not applied"
+            )
+        }
+    }
+
+    private func stream(_ replayer: inout Replayer, file: String, to out: inout OutputBuffer) throws(RecordingError) {
         var events: [StrokeEvent] = []
         let geometries = Dictionary(uniqueKeysWithValues: replayer.devices.map { ($0.id, $0.geometry) })
         var pacer = realtime ? Pacer() : nil
-        while let step = replayer.next(into: &events) {
+        while let step = try replayer.next(into: &events) {
             if pacer != nil {
                 pacer!.wait(until: step.time)
             }
@@ -142,6 +171,7 @@ struct ReplayCommand: ParsableCommand {
             events.removeAll(keepingCapacity: true)
             if pacer != nil { out.flush() }
         }
+        warnAboutSkippedAndTruncated(replayer, file: file, flushing: &out)
         let final = replayer.finalSummary
         var w = JSONWriter()
         w.field("type", "replayEnded")

@@ -87,11 +87,12 @@ struct CLI {
 
     @Test func malformedRecordingExitsWithDataErrorNamingFileAndLine() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-bad-\(getpid()).evemu").path
-        try "N: A\nI: 0 0 0 0\nA: 35 0 10 0 0 0\nE: 0.1 0003 0035 x\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "N: A\nI: 0 0 0 0\nA: 2f 0 9 0 0 0\nA: 35 0 10 0 0 0\nA: 36 0 10 0 0 0\nA: 39 0 65535 0 0 0\nE: 0.1 0003 0035 x\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try CLI.run(["replay", path])
         #expect(r.status == 65)
-        #expect(r.stderr.hasPrefix("strokes: \(path):4: expected 'E: <sec>.<usec>"))
+        #expect(r.stderr.hasPrefix("strokes: \(path):7: expected 'E: <sec>.<usec>"))
         #expect(r.stdout.isEmpty, "no partial result")
     }
 

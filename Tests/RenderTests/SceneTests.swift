@@ -15,7 +15,7 @@ import Testing
     @Test(arguments: RenderFixtures.all)
     func endedStrokesMatchTheTrackersHistory(_ name: String) throws {
         var replayer = try Replayer(recording: try RecordingReader.read(path: RenderFixtures.path(name)), historyLimit: 1 << 20)
-        _ = replayer.runToEnd()
+        _ = try replayer.runToEnd()
         let history = replayer.tracker.completed.elements.sorted { $0.id < $1.id }  // kept in order of ending
         let scene = try RenderFixtures.scene(name)
         let ended = scene.strokes.filter { $0.state == .ended }
@@ -32,7 +32,7 @@ import Testing
     @Test func strokeObjectsReadBack() throws {
         let name = "05-nexus4-touch_dev-mt-only-4finger.evemu"
         var replayer = try Replayer(recording: try RecordingReader.read(path: RenderFixtures.path(name)), historyLimit: 1 << 20)
-        _ = replayer.runToEnd()
+        _ = try replayer.runToEnd()
         let scene = try RenderFixtures.scene(name)
         for stroke in replayer.tracker.completed.elements {
             let json = stroke.json(geometry: replayer.tracker.geometry(of: stroke.device)!)

@@ -25,7 +25,7 @@ enum Fixtures {
     /// The JSON lines `strokes replay` prints for `recording` (`--hover`: with hover events).
     static func transcript(_ recording: Recording, hover: Bool = false) throws -> [String] {
         var replayer = try Replayer(recording: recording)
-        let events = replayer.runToEnd().filter { e in
+        let events = try replayer.runToEnd().filter { e in
             if case .hover = e.kind { return hover }
             return true
         }

@@ -53,7 +53,7 @@ import Testing
         #expect(recording.devices.map(\.description.name) == ["Atmel maXTouch Touchscreen", "SynPS/2 Synaptics TouchPad"])
         #expect(recording.devices.map(\.node) == ["/dev/input/event5", "/dev/input/event6"])
         var replayer = try Replayer(recording: recording)
-        let events = replayer.runToEnd()
+        let events = try replayer.runToEnd()
         #expect(events.map(\.point.time) == events.map(\.point.time).sorted(), "events come out in time order")
         #expect(Set(events.map(\.device.rawValue)) == [1, 2])
         #expect(Set(events.map(\.stroke)).count == 6, "stroke ids are unique across devices")

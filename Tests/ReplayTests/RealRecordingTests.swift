@@ -38,7 +38,7 @@ import Testing
         let name = URL(fileURLWithPath: path).lastPathComponent
         let expected = try #require(Self.manifest[String(name.prefix(2))])
         var replayer = try Replayer(recording: RecordingReader.read(path: path))
-        let events = replayer.runToEnd()
+        let events = try replayer.runToEnd()
         var open = Set<StrokeID>()
         for e in events {
             switch e.kind {

@@ -17,7 +17,7 @@ import Testing
     /// `strokes replay` of the pen recording, with or without hover.
     static func transcript(hover: Bool) throws -> [String] {
         var replayer = try Replayer(recording: try RecordingReader.read(path: TestDaemon.fixture(pen)))
-        return replayer.runToEnd().filter { e in
+        return try replayer.runToEnd().filter { e in
             if case .hover = e.kind { return hover }
             return true
         }.map { $0.json(geometry: replayer.devices[0].geometry) }

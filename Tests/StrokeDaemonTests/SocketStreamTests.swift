@@ -10,7 +10,7 @@ import Testing
 /// What `strokes replay` prints for a recording: the stream every subscriber must receive.
 func replayTranscript(_ name: String) throws -> [String] {
     var replayer = try Replayer(recording: try RecordingReader.read(path: TestDaemon.fixture(name)))
-    let events = replayer.runToEnd()
+    let events = try replayer.runToEnd()
     return events.map { $0.json(geometry: replayer.devices[Int($0.device.rawValue) - 1].geometry) }
 }
 

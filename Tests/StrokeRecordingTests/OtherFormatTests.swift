@@ -116,7 +116,7 @@ import Testing
         ("Input device ID: bus 0x18 vendor 0x0 product 0x0 version 0x0\nInput device name: \"A\"\nEvent: time 1.0, type 3 (EV_ABS), value 1\n", 3, "expected 'Event: time"),
         ("Event: time 1.0, -------------- SYN_REPORT ------------\n", 1, "header"),
         ("Input device ID: bus zz\n", 1, "Input device ID"),
-        ("Input device ID: bus 0x18 vendor 0x0 product 0x0 version 0x0\nInput device name: \"A\"\nEvent: time 1.0, -------------- SYN_REPORT ------------\nsomething else\n", 4, "expected an 'Event: time ...' line"),
+        ("Input device ID: bus 0x18 vendor 0x0 product 0x0 version 0x0\nInput device name: \"A\"\nEvent: time 1.0, -------------- SYN_REPORT ------------\nEvent: time 1.0, type 3 (EV_ABS), code x (ABS_X), value 1\n", 4, "expected 'Event: time"),
     ])
     func malformedEvtest(text: String, line: Int, fragment: String) throws {
         let e = try #require(readError(text, file: "e.txt"))

@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets for strokes (README, "Fuzzing"). Built only by Scripts/fuzz.sh, with
+// `-sanitize=fuzzer,address -parse-as-library`: libFuzzer supplies `main`. The library targets
+// are symlinks to ../Sources, so the code fuzzed is the code shipped, instrumented for coverage,
+// without adding products to the main package; the oracles are a symlink to
+// ../Tests/FuzzRegressionTests/Oracles, which the ordinary test run compiles too.
+let libraries: [Target] = [
+    .target(name: "InputCore"),
+    .target(name: "StrokeRecording", dependencies: ["InputCore", "Yams"]),
+    .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
+    .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
+    .target(name: "StrokeProtocol", dependencies: ["StrokeTracker"]),
+    .target(name: "StrokeReplay", dependencies: ["InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol"]),
+    .target(name: "LibFuzzerDriver"),
+    .target(name: "Oracles", dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol"]),
+]
+
+/// One executable per target name of `FuzzOracles.Target`.
+let fuzzTargets = ["evemu", "evtest", "libinput-record", "frames", "request"]
+
+let package = Package(
+    name: "strokes-fuzz",
+    dependencies: [.package(url: "https://github.com/jpsim/Yams", from: "6.0.0")],
+    targets: libraries + fuzzTargets.map { name in
+        .executableTarget(name: "fuzz-\(name)", dependencies: ["Oracles", "LibFuzzerDriver"], path: "Targets/\(name)")
+    }
+)

@@ -1,0 +1,98 @@
+import InputCore
+
+/// What a recording may declare. A recording is untrusted input: every count or size its header
+/// gives is checked here before anything is allocated from it, and a file that goes beyond a limit
+/// is refused with `file:line` (docs/decoder.md, "Recordings").
+public enum RecordingLimits {
+    /// Most multitouch slots (`ABS_MT_SLOT` maximum + 1): `DeviceDescription.maxSlots`, 256,
+    /// libevdev's own limit.
+    public static let maxSlots = DeviceDescription.maxSlots
+    /// Most devices in one libinput recording.
+    public static let maxDevices = 64
+    /// Longest line of an evemu or evtest file. Real lines are under 200 bytes; the longest header
+    /// lines are `B:` bitmasks of 96 bytes.
+    public static let maxLineBytes = 1 << 16
+    /// Longest header (everything before the first event) of an evemu or evtest file.
+    public static let maxHeaderBytes = 4 << 20
+    /// Most events in one frame (between two `SYN_REPORT`s). A frame of every slot's every axis on
+    /// a 256-slot device is under 4,000 events; a replay holds one frame at a time.
+    public static let maxFrameEvents = 1 << 16
+    /// Latest event time, in seconds: times are microseconds in an `Int64`.
+    public static let maxSeconds: Int64 = Int64.max / 1_000_000 - 1
+    /// Longest excerpt of a malformed line quoted in an error message, in characters.
+    public static let excerptCharacters = 60
+    /// Highest event code of any type (`KEY_MAX`, the largest of the `*_MAX` codes).
+    public static let maxCode: UInt16 = 0x2ff
+
+    /// Why `info` cannot be the absinfo of axis `code`, or nil when it can.
+    ///
+    /// The kernel's own rule for devices created through uinput (`uinput_validate_absinfo()`) is
+    /// that `min <= max`; a zero-width axis (`min == max`) is allowed and handled downstream.
+    public static func problem(axis code: UInt16, _ info: AbsInfo) -> String? {
+        if info.minimum > info.maximum {
+            return "axis 0x\(String(code, radix: 16)) has min \(info.minimum) > max \(info.maximum) (the kernel refuses such an axis)"
+        }
+        if code == AbsCode.mtSlot {
+            if info.minimum != 0 {
+                return "ABS_MT_SLOT min is \(info.minimum); the kernel's multitouch protocol requires 0"
+            }
+            if Int64(info.maximum) >= Int64(maxSlots) {
+                return "ABS_MT_SLOT max \(info.maximum) declares \(Int64(info.maximum) + 1) slots; strokes reads at most \(maxSlots) (libevdev's limit)"
+            }
+        }
+        return nil
+    }
+}
+
+extension RecordingError {
+    /// A short, escaped excerpt of `text` for an error message: quoted, control characters and
+    /// quotes escaped, cut at `RecordingLimits.excerptCharacters` with the full length said.
+    public static func excerpt<S: Collection>(_ text: S) -> String where S.Element == UInt8 {
+        excerpt(String(decoding: text.prefix(RecordingLimits.excerptCharacters * 4), as: UTF8.self), totalBytes: text.count)
+    }
+
+    /// `text` (a message from a library, such as the YAML parser's) with control characters
+    /// escaped and cut to 200 characters.
+    public static func sanitized(_ text: some StringProtocol) -> String {
+        var out = ""
+        for ch in text.unicodeScalars {
+            if out.count >= 200 { return out + "…" }
+            if ch.value < 0x20 || ch.value == 0x7f {
+                out += "\\u{\(String(ch.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+
+    /// A short, escaped excerpt of `text`; see `excerpt(_:)` for bytes.
+    public static func excerpt(_ text: some StringProtocol, totalBytes: Int? = nil) -> String {
+        // The budget counts what is written, escapes included: a line of invalid UTF-8 would
+        // otherwise become eight characters per byte.
+        var out = "'"
+        var written = 0
+        for ch in text.unicodeScalars {
+            let piece: String
+            switch ch {
+            case "'": piece = "\\'"
+            case "\\": piece = "\\\\"
+            case "\t": piece = "\\t"
+            case "\r": piece = "\\r"
+            case "\n": piece = "\\n"
+            default:
+                if ch.value < 0x20 || ch.value == 0x7f || ch == "\u{FFFD}" {
+                    piece = "\\u{\(String(ch.value, radix: 16))}"
+                } else {
+                    piece = String(ch)
+                }
+            }
+            written += piece.count
+            if written > RecordingLimits.excerptCharacters {
+                return out + "'… (\(totalBytes ?? text.utf8.count) bytes)"
+            }
+            out += piece
+        }
+        return out + "'"
+    }
+}

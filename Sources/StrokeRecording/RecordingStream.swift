@@ -1,0 +1,241 @@
+import InputCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Lines a reader skipped: in an evtest log, anything evtest does not print (a shell prompt, `^C`,
+/// a wrapper's messages); in an evemu file, blank and comment lines among the events.
+public struct SkippedLines: Hashable, Sendable {
+    public private(set) var count = 0
+    /// The 1-based line of the first one.
+    public private(set) var firstLine: Int?
+
+    public init() {}
+
+    mutating func add(line: Int) {
+        count += 1
+        if firstLine == nil { firstLine = line }
+    }
+}
+
+/// A recording read event by event: the header is read and checked when the stream is opened, the
+/// events as they are asked for, so memory does not grow with the recording's length (evemu and
+/// evtest files; a libinput YAML recording is parsed whole, as YAML needs).
+///
+/// A malformed event line is thrown from `next(device:)` when it is reached, with `file:line`;
+/// the events before it have been returned.
+public struct RecordingStream: Sendable {
+    /// One device of the recording, as its header describes it.
+    public struct Device: Sendable {
+        public var description: DeviceDescription
+        /// The device node it was recorded from, when the file says.
+        public var node: String?
+    }
+
+    public let format: RecordingFormat
+    public let file: String
+    public let devices: [Device]
+    private var source: Source
+    /// Events returned so far, all devices.
+    public private(set) var eventsRead = 0
+
+    private enum Source: Sendable {
+        case memory(events: [[InputEvent]], cursors: [Int], tails: [TruncatedTail?])
+        case lines(LineEvents)
+    }
+
+    /// Opens the file at `path` (`-` is standard input) and reads its header.
+    public static func open(path: String) throws(RecordingError) -> RecordingStream {
+        let handle = try OpenFile(path: path)
+        var prefix: [UInt8] = []
+        // Enough to detect the format (detectFormat looks at the first 64 non-empty lines).
+        while prefix.count < LineReader.chunkSize, let chunk = try handle.read(LineReader.chunkSize - prefix.count) {
+            prefix += chunk
+        }
+        let format = RecordingReader.detectFormat(prefix)
+        switch format {
+        case .libinputRecord:
+            while let chunk = try handle.read(1 << 20) { prefix += chunk }
+            return try RecordingStream(memory: LibinputRecordReader.read(prefix, file: path), file: path)
+        case .evemu, .evtest:
+            return try RecordingStream(lines: LineReader(fd: handle.fd, prefix: prefix, file: path), format: format, handle: handle)
+        }
+    }
+
+    /// The recording in `bytes`, naming `file` in errors; its format is detected from the content
+    /// unless `format` says it.
+    public static func read(_ bytes: [UInt8], file: String, format: RecordingFormat? = nil) throws(RecordingError) -> RecordingStream {
+        let format = format ?? RecordingReader.detectFormat(bytes)
+        switch format {
+        case .libinputRecord:
+            return RecordingStream(memory: try LibinputRecordReader.read(bytes, file: file), file: file)
+        case .evemu, .evtest:
+            return try RecordingStream(lines: LineReader(bytes: bytes, file: file), format: format, handle: nil)
+        }
+    }
+
+    /// A stream over a recording already in memory.
+    public init(memory recording: Recording, file: String) {
+        format = recording.format
+        self.file = file
+        devices = recording.devices.map { Device(description: $0.description, node: $0.node) }
+        source = .memory(
+            events: recording.devices.map(\.events), cursors: recording.devices.map { _ in 0 },
+            tails: recording.devices.map(\.truncatedTail)
+        )
+    }
+
+    private init(lines reader: LineReader, format: RecordingFormat, handle: OpenFile?) throws(RecordingError) {
+        var reader = reader
+        var skipped = SkippedLines()
+        let description: DeviceDescription
+        let actual: RecordingFormat
+        switch format {
+        case .evtest:
+            description = try EvtestReader.readHeader(&reader, skipped: &skipped)
+            actual = .evtest
+        case .evemu, .libinputRecord:
+            (actual, description) = try EvemuReader.readHeader(&reader)
+        }
+        self.format = actual
+        file = reader.file
+        devices = [Device(description: description)]
+        source = .lines(LineEvents(reader: reader, evtest: actual == .evtest, skipped: skipped, handle: handle))
+    }
+
+    /// The next event of device `device` (0-based) in file order, or nil after its last.
+    ///
+    /// - Throws: `RecordingError` at a malformed event line.
+    public mutating func next(device: Int) throws(RecordingError) -> InputEvent? {
+        switch source {
+        case .memory(let events, var cursors, let tails):
+            guard cursors[device] < events[device].count else { return nil }
+            let event = events[device][cursors[device]]
+            cursors[device] += 1
+            source = .memory(events: events, cursors: cursors, tails: tails)
+            eventsRead += 1
+            return event
+        case .lines(var lines):
+            source = .memory(events: [], cursors: [], tails: [])  // Keeps `lines` uniquely referenced.
+            defer { source = .lines(lines) }
+            let event = try lines.next()
+            if event != nil { eventsRead += 1 }
+            return event
+        }
+    }
+
+    /// Where device `device`'s events stopped mid-frame; known once its events are all read.
+    public func truncatedTail(device: Int) -> TruncatedTail? {
+        switch source {
+        case .memory(_, _, let tails): return tails[device]
+        case .lines(let lines): return lines.tail
+        }
+    }
+
+    /// The lines skipped so far.
+    public var skippedLines: SkippedLines {
+        switch source {
+        case .memory: return SkippedLines()
+        case .lines(let lines): return lines.skipped
+        }
+    }
+
+    /// Reads every remaining event into a `Recording`.
+    public mutating func collect() throws(RecordingError) -> Recording {
+        var out: [RecordedDevice] = []
+        for (index, device) in devices.enumerated() {
+            var events: [InputEvent] = []
+            while let event = try next(device: index) { events.append(event) }
+            out.append(RecordedDevice(description: device.description, node: device.node, events: events, truncatedTail: truncatedTail(device: index)))
+        }
+        return Recording(format: format, devices: out, skippedLines: skippedLines)
+    }
+}
+
+/// The event lines of an evemu or evtest file, parsed as they are read.
+private struct LineEvents: @unchecked Sendable {
+    var reader: LineReader
+    let evtest: Bool
+    var skipped: SkippedLines
+    /// Keeps the file open while lines are read from it.
+    let handle: OpenFile?
+    private var lineAfterLastSyn: Int?
+    private var countAfterLastSyn = 0
+
+    init(reader: LineReader, evtest: Bool, skipped: SkippedLines, handle: OpenFile?) {
+        self.reader = reader
+        self.evtest = evtest
+        self.skipped = skipped
+        self.handle = handle
+    }
+
+    var tail: TruncatedTail? {
+        lineAfterLastSyn.map { TruncatedTail(eventCount: countAfterLastSyn, line: $0) }
+    }
+
+    mutating func next() throws(RecordingError) -> InputEvent? {
+        while let line = try reader.nextLine() {
+            let parsed: EvemuReader.EventLine
+            if evtest {
+                parsed = EvtestReader.eventLine(Substring(reader.string(line)))
+            } else {
+                parsed = reader.buffer.withUnsafeBufferPointer { EvemuReader.eventLine($0, line) }
+            }
+            switch parsed {
+            case .event(let event):
+                if event.closesFrame {
+                    lineAfterLastSyn = nil
+                    countAfterLastSyn = 0
+                } else {
+                    if lineAfterLastSyn == nil { lineAfterLastSyn = reader.lineNumber }
+                    countAfterLastSyn += 1
+                    if countAfterLastSyn > RecordingLimits.maxFrameEvents {
+                        throw RecordingError(
+                            file: reader.file, line: lineAfterLastSyn,
+                            message: "more than \(RecordingLimits.maxFrameEvents) events without a SYN_REPORT from here: not a frame a device sends"
+                        )
+                    }
+                }
+                return event
+            case .skipped:
+                skipped.add(line: reader.lineNumber)
+            case .malformed(let message):
+                throw RecordingError(file: reader.file, line: reader.lineNumber, message: message)
+            }
+        }
+        return nil
+    }
+}
+
+/// An open file descriptor, closed when the last reference goes.
+final class OpenFile: @unchecked Sendable {
+    let fd: Int32
+    let path: String
+
+    init(path: String) throws(RecordingError) {
+        let fd = path == "-" ? 0 : Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw RecordingError(file: path, line: nil, message: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        self.fd = fd
+        self.path = path
+    }
+
+    deinit { if fd != 0 { close(fd) } }
+
+    /// Up to `count` bytes, or nil at the end of the file.
+    func read(_ count: Int) throws(RecordingError) -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: count)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw RecordingError(file: path, line: nil, message: "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { return nil }
+            chunk.removeSubrange(n...)
+            return chunk
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// The crafted recordings of `Tests/StrokeRecordingTests/Hostile` through the binary: refused
+/// with `file:line` and exit 65, never a trap or an allocation the size of what a header claims.
+@Suite struct HostileRecordingCLITests {
+    static func hostile(_ name: String) -> String {
+        CLI.repo.appendingPathComponent("Tests/StrokeRecordingTests/Hostile/" + name).path
+    }
+
+    static let refused: [(String, Int)] = [
+        ("slot-max-int32.evemu", 5), ("slot-max-100000000.evemu", 5), ("slot-max-256.evemu", 5),
+        ("slot-max-int32.evtest.txt", 7), ("slot-max-int32.libinput.yml", 12), ("axis-min-above-max.evemu", 6),
+        ("axis-min-above-max.libinput.yml", 13), ("mask-beyond-max.evemu", 5), ("long-line.evemu", 10),
+        ("control-characters.evemu", 10),
+    ]
+
+    @Test(arguments: refused)
+    func replaySummaryAndRenderRefuseWithFileAndLine(name: String, line: Int) throws {
+        let path = Self.hostile(name)
+        for arguments in [["replay", path], ["replay", "--summary", path], ["render", path, "-o", "-"]] {
+            let r = try CLI.run(arguments)
+            #expect(r.status == 65, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("strokes: \(path):\(line): "), "\(arguments): \(r.stderr)")
+            #expect(r.stderr.count < 300 + path.count, "a short excerpt: \(r.stderr.count) characters")
+            #expect(r.stderr.split(separator: "\n").count == 1)
+            #expect(!r.stderr.contains("\u{1b}"))
+            #expect(r.stdout.isEmpty, "nothing partial for a malformed header")
+        }
+    }
+
+    @Test func daemonReplayRefusesAHostileHeaderWithoutTrapping() throws {
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-hostile-\(getpid()).sock").path
+        defer { try? FileManager.default.removeItem(atPath: socket) }
+        let path = Self.hostile("slot-max-int32.evemu")
+        let r = try CLI.run(["daemon", "--socket", socket, "--replay", path])
+        #expect(r.status != 0 && r.status < 128, "an error exit, not a signal: \(r.status)")
+        #expect(r.stderr.contains("\(path):5: ABS_MT_SLOT max 2147483647"), "\(r.stderr)")
+    }
+
+    @Test func zeroWidthAxesReplayAndRender() throws {
+        let path = Self.hostile("axis-zero-width.evemu")
+        let replay = try CLI.run(["replay", path])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.hasPrefix(#"{"type":"began""#))
+        let render = try CLI.run(["render", path, "-o", "-"])
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(render.stdout.contains("<svg"))
+    }
+
+    @Test func aMalformedEventLineDeepInTheStreamKeepsWhatWasPrintedAndEndsWithoutReplayEnded() throws {
+        var text = try String(contentsOfFile: Self.hostile("axis-zero-width.evemu"), encoding: .utf8)
+        text += "E: 0.030000 0003 0039 0002\nE: 0.030000 0000 0000 0000\nE: 0.040000 zz\n"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-deep-\(getpid()).evemu").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try CLI.run(["replay", path])
+        #expect(r.status == 65)
+        #expect(r.stderr.hasPrefix("strokes: \(path):20: expected 'E: <sec>.<usec>"), "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix(#"{"type":"began""#) == true, "events before the bad line were printed")
+        #expect(lines.contains { $0.hasPrefix(#"{"type":"ended""#) })
+        #expect(!r.stdout.contains("replayEnded"), "an incomplete replay does not say it ended")
+        let summary = try CLI.run(["replay", "--summary", path])
+        #expect(summary.status == 65)
+        #expect(summary.stdout.isEmpty, "a summary is printed only for a whole recording")
+    }
+
+    @Test func aPastedEvtestLogIsReadWithOneWarningAndTheSkippedLinesInTheSummary() throws {
+        let path = Self.hostile("pasted.evtest.txt")
+        let r = try CLI.run(["replay", "--summary", path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\nstrokes: 1\n"))
+        #expect(r.stdout.contains("\nskipped lines: 5 (first: line 1)\n"), "\(r.stdout)")
+        #expect(r.stderr == "strokes: warning: \(path):1: skipped 5 lines that are not part of the recording (this is the first)\n")
+        let events = try CLI.run(["replay", path])
+        #expect(events.status == 0)
+        #expect(events.stderr.split(separator: "\n").count == 1, "warned once")
+        #expect(events.stdout.split(separator: "\n").count == 4, "began, moved, ended, replayEnded")
+    }
+
+    @Test func aMalformedEventLineInAPastedLogStillStops() throws {
+        let path = Self.hostile("pasted-malformed-event.evtest.txt")
+        let r = try CLI.run(["replay", "--summary", path])
+        #expect(r.status == 65)
+        #expect(r.stderr.hasPrefix("strokes: \(path):39: expected 'Event: time"), "\(r.stderr)")
+    }
+
+    @Test func olderEvtestNamesReplayLikeCurrentOnes() throws {
+        let old = try CLI.run(["replay", Self.hostile("old-names.evtest.txt")])
+        let current = try CLI.run(["replay", Self.hostile("pasted.evtest.txt")])
+        #expect(old.status == 0, "\(old.stderr)")
+        #expect(old.stdout == current.stdout)
+        #expect(old.stderr.isEmpty)
+        let single = try CLI.run(["replay", "--summary", Self.hostile("old-names-single-touch.evtest.txt")])
+        #expect(single.status == 0, "\(single.stderr)")
+        #expect(single.stdout.contains("\nstrokes: 1\n"), "\(single.stdout)")
+    }
+}
