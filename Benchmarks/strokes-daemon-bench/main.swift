@@ -79,7 +79,8 @@ final class Bench: @unchecked Sendable {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         var settings = Daemon.Settings()
-        settings.queue = QueueLimits(mergeAfter: 1_000_000, disconnectAfter: 2_000_000)  // measure delivery, not merging
+        settings.queue = QueueLimits(
+            mergeAfter: 1_000_000, disconnectAfter: 2_000_000, disconnectAfterBytes: 1 << 34, totalBytes: 1 << 34)  // measure delivery, not merging
         daemon = Daemon(loop: group.next(), settings: settings, logger: logger)
         var options = SocketServer.Options(path: path)
         options.group = nil

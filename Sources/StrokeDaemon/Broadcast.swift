@@ -26,9 +26,17 @@ public struct Broadcast: Sendable {
         }
     }
 
-    /// The stroke whose consecutive moves may be merged, for a `moved`.
-    public var mergeableStroke: StrokeID? {
-        if case .stroke(let e) = kind, e.kind == .moved { return e.stroke }
+    /// What a slow client's queue may merge this message with (`ClientQueue`): a `moved` with
+    /// the stroke's earlier `moved`. Nil for everything that is never merged.
+    public var mergeKey: MergeKey? {
+        if case .stroke(let e) = kind, e.kind == .moved { return .moved(e.stroke) }
+        return nil
+    }
+
+    /// The merge key this message ends: after a stroke's `ended` or `cancelled` no `moved` of it
+    /// follows.
+    public var finishedKey: MergeKey? {
+        if case .stroke(let e) = kind, e.kind != .moved, e.kind != .began { return .moved(e.stroke) }
         return nil
     }
 }

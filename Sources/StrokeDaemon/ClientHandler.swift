@@ -18,7 +18,8 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     init(daemon: Daemon) { self.daemon = daemon }
 
     func channelActive(context: ChannelHandlerContext) {
-        client = daemon.clientConnected(context.channel, peer: ClientHandler.peerCredentials(context.channel))
+        client = daemon.clientConnected(
+            context.channel, peer: ClientHandler.peerCredentials(context.channel), groups: PeerGroups.read(context.channel))
         context.fireChannelActive()
     }
 

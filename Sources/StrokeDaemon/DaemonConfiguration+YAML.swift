@@ -85,6 +85,9 @@ extension DaemonConfiguration {
                     switch k {
                     case "mergeAfter": config.queue.mergeAfter = try r.int(v, "queue.mergeAfter", min: 1)
                     case "disconnectAfter": config.queue.disconnectAfter = try r.int(v, "queue.disconnectAfter", min: 1)
+                    case "disconnectAfterBytes":
+                        config.queue.disconnectAfterBytes = try r.int(v, "queue.disconnectAfterBytes", min: 65536)
+                    case "totalBytes": config.queue.totalBytes = try r.int(v, "queue.totalBytes", min: 65536)
                     default: throw r.unknown(v, "queue.\(k)")
                     }
                 }
@@ -94,6 +97,9 @@ extension DaemonConfiguration {
             case "history": config.history = try r.int(value, "history", min: 0)
             case "resume": config.resume = try r.int(value, "resume", min: 0)
             case "maxLineLength": config.maxLineLength = try r.int(value, "maxLineLength", min: 256)
+            case "historyPageBytes": config.historyPageBytes = try r.int(value, "historyPageBytes", min: 4096)
+            case "maxClients": config.maxClients = try r.int(value, "maxClients", min: 1)
+            case "maxClientsPerUid": config.maxClientsPerUid = try r.int(value, "maxClientsPerUid", min: 1)
             case "calibration":
                 config.calibrations = try r.list(value, "calibration").map { try r.calibration($0) }
             default: throw r.unknown(value, key)

@@ -27,6 +27,9 @@ public struct DaemonConfiguration: Sendable {
     public var history = 256
     public var resume = 4096
     public var maxLineLength = 65536
+    public var historyPageBytes = 256 << 10
+    public var maxClients = 256
+    public var maxClientsPerUid = 32
     public var calibrations: [DeviceCalibration] = []
 
     /// Calibration for the devices a selector matches (the first matching entry applies).
@@ -49,6 +52,9 @@ public struct DaemonConfiguration: Sendable {
         s.resumeLimit = resume
         s.queue = queue
         s.maxLineLength = maxLineLength
+        s.historyPageBytes = historyPageBytes
+        s.maxClients = maxClients
+        s.maxClientsPerUid = maxClientsPerUid
         s.allowUIDs = allowUIDs
         s.allowGIDs = allowGIDs
         return s

@@ -62,6 +62,10 @@ struct DaemonCommand: AsyncParsableCommand {
         let logger = Logger(label: "strokes")
         do {
             try await DaemonService(configuration: configuration, file: file, logger: logger).run()
+        } catch let error as SocketServerError {
+            logger.critical("cannot run: \(error)")
+            if case .inUse = error { throw Exit.unavailable }  // 69: the socket belongs to another daemon
+            throw ExitCode(1)
         } catch {
             logger.critical("cannot run: \(error)")
             throw ExitCode(1)
