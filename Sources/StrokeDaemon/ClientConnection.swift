@@ -27,6 +27,12 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     public var uid: UInt32
     public var gid: UInt32
     public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
+
+    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
 }
 
 /// One connected client; confined to the daemon's event loop.

@@ -23,8 +23,9 @@ public final class Daemon: @unchecked Sendable {
     public private(set) var stopping = false
     var disconnectedSlow: UInt64 = 0
     var refusedClients: UInt64 = 0
-    /// Set while accept fails (`acceptFailed`), cleared by the next connection.
-    private var acceptTroubleSince: NIODeadline?
+    /// The last failed accept of the current episode (`acceptFailed`), and how many failed.
+    private var lastAcceptFailure: NIODeadline?
+    private var acceptFailures = 0
 
     public struct Settings: Sendable {
         public var historyLimit = 256
@@ -149,9 +150,12 @@ public final class Daemon: @unchecked Sendable {
     // MARK: Clients
 
     func clientConnected(_ channel: Channel, peer: PeerCredentials?, groups: Set<UInt32>? = nil) -> ClientConnection? {
-        if acceptTroubleSince != nil {
-            acceptTroubleSince = nil
-            logger.notice("accepting connections again")
+        // An episode ends at the first connection a second after the last failure: while
+        // descriptors come and go one at a time, accept alternates and that is one episode.
+        if let last = lastAcceptFailure, NIODeadline.now() - last > .seconds(1) {
+            logger.notice("accepting connections again", metadata: ["failedAccepts": "\(acceptFailures)"])
+            lastAcceptFailure = nil
+            acceptFailures = 0
         }
         let client = ClientConnection(id: nextClient, channel: channel, limits: settings.queue, logger: logger)
         nextClient += 1
@@ -190,14 +194,16 @@ public final class Daemon: @unchecked Sendable {
         client.channel.close(promise: nil)
     }
 
-    /// An accept failed (descriptors or memory exhausted): logged once per episode, which ends
-    /// at the next connection accepted; the listener tries again after the back-off returned.
+    /// An accept failed (descriptors or memory exhausted): logged once per episode (which ends
+    /// at a connection accepted a second after the last failure); the listener tries again after
+    /// the back-off returned.
     func acceptFailed(_ error: IOError) -> TimeAmount {
-        if acceptTroubleSince == nil {
-            acceptTroubleSince = NIODeadline.now()
+        if lastAcceptFailure == nil {
             logger.error(
                 "cannot accept connections: \(error); retrying every 100 ms while serving \(clients.count) client(s)")
         }
+        lastAcceptFailure = NIODeadline.now()
+        acceptFailures += 1
         return .milliseconds(100)
     }
 

@@ -9,7 +9,8 @@ import Glibc
 public struct DaemonConfiguration: Sendable {
     public var socketPath = "/run/strokes/strokes.sock"
     public var socketMode: mode_t = 0o660
-    public var socketGroup: String? = "input"
+    /// `strokes` (systemd/strokes-sysusers.conf): a group that grants the socket and nothing else.
+    public var socketGroup: String? = "strokes"
     /// Whether `socketGroup` was configured; the default group is skipped with a warning where it
     /// does not exist or cannot be set (a developer's run), a configured one is an error.
     public var socketGroupConfigured = false

@@ -95,7 +95,7 @@ public final class SocketServer: @unchecked Sendable {
     /// One daemon per socket: a socket that accepts a connection belongs to a running daemon and
     /// is refused (`inUse`); one that refuses it is stale and removed; anything that is not a
     /// socket is left alone (`notASocket`).
-    static func removeStaleSocket(at path: String) throws {
+    public static func removeStaleSocket(at path: String) throws {
         var st = stat()
         guard lstat(path, &st) == 0 else { return }  // nothing there
         guard st.st_mode & S_IFMT == S_IFSOCK else { throw SocketServerError.notASocket(path) }
@@ -104,7 +104,7 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     /// Whether a connection to the Unix socket at `path` succeeds.
-    static func socketAccepts(_ path: String) -> Bool {
+    public static func socketAccepts(_ path: String) -> Bool {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
