@@ -63,17 +63,23 @@ extension Daemon {
             reply.field("resumed", resumed != nil)
             if resumed == nil { reply.field("reason", "gapTooOld") }
         }
-        _ = client.enqueue(.line(reply.finish()))
+        // What does not fit in the client's queue is never dropped: the client is disconnected.
+        var ok = client.enqueue(.line(reply.finish()))
         if let resumed {
-            for m in resumed where client.wants(m) { _ = client.enqueue(.shared(m)) }
-        } else {
+            for m in resumed where ok && client.wants(m) { ok = client.enqueue(.shared(m)) }
+        } else if ok {
             var w = JSONWriter()
             w.field("type", "snapshot")
             w.field("seq", hub.seq)
             w.raw("strokes", strokesJSON(hub.tracker.live, devices: sub.devices))
-            _ = client.enqueue(.line(w.finish()))
+            ok = client.enqueue(.line(w.finish()))
+        }
+        guard ok else {
+            disconnectSlow(client, why: "its subscription does not fit in its queue")
+            return
         }
         client.pump()
+        enforceTotalQueuedBytes()
     }
 
     private func send(_ line: String, to client: ClientConnection) {
