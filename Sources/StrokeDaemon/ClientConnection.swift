@@ -45,6 +45,9 @@ final class ClientConnection {
     var subscription: ClientRequest.Subscription?
     var queue: ClientQueue<Outgoing>
     var sent: UInt64 = 0
+    /// Since when the client's socket has taken nothing while messages wait for it (nil while it
+    /// takes what it is given).
+    var stalledSince: NIODeadline?
     var closing = false
     let logger: Logger
 
@@ -97,7 +100,12 @@ final class ClientConnection {
             sent += 1
             wrote = true
         }
-        if wrote { channel.flush() }
+        if wrote {
+            channel.flush()
+            stalledSince = nil
+        } else if !queue.isEmpty && stalledSince == nil {
+            stalledSince = .now()
+        }
     }
 
     /// A `moved` line with `"merged":n` after its `seq`.
@@ -120,10 +128,15 @@ public struct QueueLimits: Hashable, Sendable {
     /// Queued bytes across all clients past which the clients holding the most are disconnected
     /// until the total is back under it.
     public var totalBytes: Int
+    /// How long a client's socket may take nothing while messages wait for it before the client
+    /// is disconnected: a client that reads nothing at all goes long before its queue is full.
+    public var disconnectAfterStall: TimeAmount
 
     public init(
-        mergeAfter: Int = 1024, disconnectAfter: Int = 8192, disconnectAfterBytes: Int = 4 << 20, totalBytes: Int = 64 << 20
+        mergeAfter: Int = 1024, disconnectAfter: Int = 8192, disconnectAfterBytes: Int = 4 << 20, totalBytes: Int = 64 << 20,
+        disconnectAfterStall: TimeAmount = .seconds(15)
     ) {
+        self.disconnectAfterStall = disconnectAfterStall
         self.mergeAfter = mergeAfter
         self.disconnectAfter = disconnectAfter
         self.disconnectAfterBytes = disconnectAfterBytes

@@ -104,6 +104,7 @@ public final class Daemon: @unchecked Sendable {
     func publish(_ messages: [Broadcast]) {
         guard !messages.isEmpty else { return }
         var outgoing: [Outgoing] = []  // made once, for the first subscriber
+        let now = NIODeadline.now()
         for client in clients.values where client.subscription != nil {
             if outgoing.isEmpty { outgoing = messages.map(Outgoing.shared) }
             var ok = true
@@ -115,6 +116,9 @@ public final class Daemon: @unchecked Sendable {
             }
             if ok {
                 client.pump()
+                if let since = client.stalledSince, now - since > settings.queue.disconnectAfterStall {
+                    disconnectSlow(client, why: "its socket took nothing for \((now - since).nanoseconds / 1_000_000) ms")
+                }
             } else {
                 disconnectSlow(client, why: "its queue is full")
             }

@@ -1,3 +1,4 @@
+import NIOCore
 import StrokeRecording
 import StrokeTracker
 import Yams
@@ -88,6 +89,12 @@ extension DaemonConfiguration {
                     case "disconnectAfterBytes":
                         config.queue.disconnectAfterBytes = try r.int(v, "queue.disconnectAfterBytes", min: 65536)
                     case "totalBytes": config.queue.totalBytes = try r.int(v, "queue.totalBytes", min: 65536)
+                    case "disconnectAfterSeconds":
+                        let seconds = try r.double(v, "queue.disconnectAfterSeconds")
+                        guard seconds >= 0.1, seconds <= 86400 else {
+                            throw r.error(v, "'queue.disconnectAfterSeconds' must be between 0.1 and 86400")
+                        }
+                        config.queue.disconnectAfterStall = .nanoseconds(Int64(seconds * 1e9))
                     default: throw r.unknown(v, "queue.\(k)")
                     }
                 }

@@ -46,6 +46,36 @@ import Glibc
     }
 }
 
+@Suite(.serialized) struct StallTests {
+    /// A client whose socket takes nothing for `disconnectAfterStall` is disconnected long before
+    /// its queue would fill; one that reads is not, however long it runs.
+    @Test func aClientThatReadsNothingForTheStallTimeIsDisconnected() async throws {
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(
+            mergeAfter: 100_000, disconnectAfter: 200_000, disconnectAfterBytes: 1 << 30, totalBytes: 1 << 30,
+            disconnectAfterStall: .milliseconds(300))
+        settings.closeGrace = .milliseconds(100)
+        let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings, looping: true)
+        let stalled = try d.connect()
+        _ = try stalled.subscribe()
+        let good = try d.connect()
+        _ = try good.subscribe()
+        let startSeq = try await d.onLoop { Int($0.hub.seq) }
+        var received = 0
+        for _ in 0..<10 {
+            try await d.advance(300)  // far more than the stalled client's socket buffers hold
+            let seq = try await d.onLoop { Int($0.hub.seq) }
+            received += try good.read(seq - startSeq - received).count
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let stats = try await d.onLoop { $0.stats }
+        #expect(stats.slowClientsDisconnected == 1)
+        #expect(stats.clients == 1)
+        #expect(received == (try await d.onLoop { Int($0.hub.seq) }) - startSeq)
+        try await d.stop()
+    }
+}
+
 @Suite(.serialized) struct HistoryPageTests {
     func history(_ c: TestClient, _ extra: [String: Any] = [:]) throws -> [String: Any] {
         var request: [String: Any] = ["id": 9, "request": "history"]

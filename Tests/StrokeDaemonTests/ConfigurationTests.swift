@@ -24,7 +24,7 @@ import Testing
             """
             socket: {path: /tmp/x.sock, mode: "0600", group: "0", allowUids: [1000], allowGids: [5]}
             devices: {match: ["name:Wacom*", /dev/input/event3], grab: true, replay: a.evemu, loop: false, speed: 2.5}
-            queue: {mergeAfter: 10, disconnectAfter: 20, disconnectAfterBytes: 100000, totalBytes: 200000}
+            queue: {mergeAfter: 10, disconnectAfter: 20, disconnectAfterBytes: 100000, totalBytes: 200000, disconnectAfterSeconds: 2.5}
             historyPageBytes: 5000
             maxClients: 9
             maxClientsPerUid: 4
@@ -39,7 +39,11 @@ import Testing
         #expect(c.allowUIDs == [1000] && c.allowGIDs == [5])
         #expect(c.devices == ["name:Wacom*", "/dev/input/event3"] && c.grab && c.replay == "a.evemu")
         #expect(!c.replayLoop && c.replaySpeed == 2.5)
-        #expect(c.queue == QueueLimits(mergeAfter: 10, disconnectAfter: 20, disconnectAfterBytes: 100000, totalBytes: 200000))
+        #expect(
+            c.queue
+                == QueueLimits(
+                    mergeAfter: 10, disconnectAfter: 20, disconnectAfterBytes: 100000, totalBytes: 200000,
+                    disconnectAfterStall: .milliseconds(2500)))
         #expect(c.historyPageBytes == 5000 && c.maxClients == 9 && c.maxClientsPerUid == 4)
         #expect(c.history == 3 && c.resume == 7 && c.maxLineLength == 1024)
         #expect(c.calibration(path: "/dev/input/event9", name: "X") == .rotation(degrees: 90))
