@@ -5,7 +5,7 @@ Usage: soak-clients.py SOCKET SECONDS [WORKERS]
 Each worker loops over client kinds picked at random:
   good   reads everything for 1-5 s
   slow   reads one line every 50 ms for 2-10 s
-  never  subscribes and reads nothing for 5-20 s (the daemon should disconnect it)
+  never  subscribes and reads nothing for 5-40 s (the daemon disconnects it after 15 s)
   flash  connects and closes at once (sometimes after sending half a line)
   pager  pages through history
 """
@@ -60,7 +60,7 @@ def one(kind):
         elif kind == "slow":
             read_for(s, random.uniform(2, 10), pause=0.05)
         else:  # never
-            time.sleep(random.uniform(5, 20))
+            time.sleep(random.uniform(5, 40))
     finally:
         s.close()
 

@@ -107,3 +107,33 @@ extension DaemonProcessTests {
         #expect(waitForExit(process, seconds: 20))
     }
 }
+
+extension DaemonProcessTests {
+    /// `strokes render --socket` pages through a history that takes many replies: the picture
+    /// is the recording's whole picture all the same.
+    @Test func renderPagesThroughHistory() throws {
+        let config = NSTemporaryDirectory() + "strokes-pages-\(UUID().uuidString.prefix(8)).yaml"
+        try "historyPageBytes: 4096\n".write(toFile: config, atomically: true, encoding: .utf8)
+        defer { unlink(config) }
+        let daemon = try RunningDaemon(["--config", config, "--no-loop", "--speed", "0"])
+        let recording = RenderCLITests.paths(
+            try CLI.run(["render", CLI.fixture("01-wacom-dth2242-touchscreen-10finger.evemu"), "-o", "-"]).stdout)
+        var drawn: [String: (state: String, d: String)] = [:]
+        for _ in 0..<300 {
+            drawn = RenderCLITests.paths(try CLI.run(["render", "--socket", daemon.socketPath, "-o", "-"]).stdout)
+            if drawn.count == 66 && drawn.values.allSatisfy({ $0.state == "ended" }) { break }
+            usleep(100_000)
+        }
+        #expect(drawn.count == 66)
+        #expect(drawn.allSatisfy { recording[$0.key]?.d == $0.value.d })
+
+        // It took pages: the first reply has a cursor.
+        let c = try daemon.connect()
+        _ = try c.readLine(timeout: 5)
+        try c.send(#"{"id":1,"request":"history"}"#)
+        let first = try #require(try c.readLine(timeout: 5))
+        #expect(first.json["cursor"] is String)
+        #expect(first.utf8.count < 4096 + 4096)
+        #expect(daemon.stop() == 0)
+    }
+}
