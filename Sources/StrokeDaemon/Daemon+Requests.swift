@@ -165,6 +165,7 @@ extension Daemon {
         d.field("liveStrokes", hub.tracker.inProgress.count)
         d.field("completedStrokes", hub.tracker.completed.count)
         d.field("slowClientsDisconnected", disconnectedSlow)
+        d.field("clientsRefused", refusedClients)
         d.field("queuedBytes", queuedBytes)
         w.raw("daemon", d.finish())
         var c = JSONWriter()

@@ -190,8 +190,9 @@ public final class Daemon: @unchecked Sendable {
     /// Sends the error and closes, before the client was ever served.
     private func refuse(_ client: ClientConnection, _ error: ProtocolError) {
         refusedClients += 1
-        if error.code == .tooManyClients {
-            client.logger.warning("client refused: \(error.message)")
+        // A flood is logged, not echoed: the 1st, 2nd, 4th, 8th … refusal.
+        if error.code == .tooManyClients, refusedClients & (refusedClients - 1) == 0 {
+            client.logger.warning("client refused: \(error.message)", metadata: ["refusedSoFar": "\(refusedClients)"])
         }
         _ = client.enqueue(.line(error.json))
         client.pump()
@@ -268,11 +269,15 @@ public final class Daemon: @unchecked Sendable {
     public struct Stats: Sendable {
         public var clients: Int
         public var slowClientsDisconnected: UInt64
+        /// Connections refused (allow-lists, `maxClients`, `maxClientsPerUid`).
+        public var clientsRefused: UInt64
         /// Bytes queued for all clients together.
         public var queuedBytes: Int
     }
 
-    public var stats: Stats { Stats(clients: clients.count, slowClientsDisconnected: disconnectedSlow, queuedBytes: queuedBytes) }
+    public var stats: Stats {
+        Stats(clients: clients.count, slowClientsDisconnected: disconnectedSlow, clientsRefused: refusedClients, queuedBytes: queuedBytes)
+    }
 
     // MARK: Shutdown
 

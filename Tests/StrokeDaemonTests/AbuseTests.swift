@@ -143,6 +143,7 @@ import Glibc
             #expect(try c.next()["request"] as? String == "ping")
         }
         #expect(try await d.onLoop { $0.stats.clients } == 4)
+        #expect(try await d.onLoop { $0.stats.clientsRefused } == 50)
         try await d.stop()
     }
 
