@@ -13,7 +13,9 @@ struct DaemonCommand: AsyncParsableCommand {
         discussion: """
             Clients connect to the socket and speak the protocol in docs/protocol.md. Stops on \
             SIGTERM or SIGINT: live strokes are cancelled (reason shutdown), clients get a goodbye, \
-            the socket file is removed. SIGHUP re-reads the configuration.
+            the socket file is removed. SIGHUP re-reads the configuration. Exits 69 when another \
+            daemon accepts connections on the socket (a stale socket file is replaced), 78 for an \
+            invalid configuration.
             """
     )
 
