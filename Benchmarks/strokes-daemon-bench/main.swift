@@ -9,7 +9,11 @@
 //   client having read the resulting line, p50 / p99 / max over every (event, client) pair;
 // - with 10 clients plus one that never reads: the same latency, to show the stalled one does not
 //   change the others';
-// - idle: CPU time the process uses in 3 s with 10 clients connected and nothing to send.
+// - idle: CPU time the process uses in 3 s with 10 clients connected and nothing to send;
+// - abuse (`--abuse` runs only this): with the default limits, at 10× the recorded pace for 12
+//   rounds (about 30 s), one good client alone, then beside 20 clients that never read and 20
+//   that read one line per 100 ms: the process's RSS over time, slow clients disconnected, bytes
+//   queued, and the good client's latency percentiles in both runs.
 
 import Dispatch
 import Evdev
@@ -74,12 +78,14 @@ final class Bench: @unchecked Sendable {
     /// Injection time per sequence number.
     var injected: [Int64] = []
 
-    init(recordingPath: String) async throws {
+    init(recordingPath: String, settings given: Daemon.Settings? = nil) async throws {
         path = NSTemporaryDirectory() + "strokes-bench-\(getpid()).sock"
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         var settings = Daemon.Settings()
-        settings.queue = QueueLimits(mergeAfter: 1_000_000, disconnectAfter: 2_000_000)  // measure delivery, not merging
+        settings.queue = QueueLimits(
+            mergeAfter: 1_000_000, disconnectAfter: 2_000_000, disconnectAfterBytes: 1 << 34, totalBytes: 1 << 34)  // measure delivery, not merging
+        if let given { settings = given }
         daemon = Daemon(loop: group.next(), settings: settings, logger: logger)
         var options = SocketServer.Options(path: path)
         options.group = nil
@@ -97,7 +103,7 @@ final class Bench: @unchecked Sendable {
     }
 
     /// Plays one round; paced at the recorded rate or flat out. Returns the last seq.
-    func play(paced: Bool) throws -> Int {
+    func play(paced: Bool, speed: Double = 1) throws -> Int {
         let start = monotonicMicros()
         let first = steps.first ?? 0
         let source = self.source
@@ -105,7 +111,7 @@ final class Bench: @unchecked Sendable {
         var lastSeq = 0
         for t in steps {
             if paced {
-                let due = start + (t - first)
+                let due = start + Int64(Double(t - first) / speed)
                 let wait = due - monotonicMicros()
                 if wait > 0 { usleep(UInt32(wait)) }
             }
@@ -157,9 +163,95 @@ func percentile(_ sorted: [Int64], _ p: Double) -> Int64 {
     return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p))]
 }
 
+/// A client that reads one line every 100 ms until told to stop or the daemon closes it.
+final class SlowReader: @unchecked Sendable {
+    let socket: LineSocket
+    var stop = false
+
+    init(path: String) throws {
+        socket = try LineSocket(path: path)
+        _ = try socket.readLine(timeout: 5)
+        try socket.send(#"{"id":1,"request":"subscribe"}"#)
+        Thread { [self] in
+            while !stop, (try? socket.readLine(timeout: 30)) != nil { usleep(100_000) }
+        }.start()
+    }
+}
+
+func residentMB() -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return 0 }
+    return Double(line.split(separator: " ")[1]).map { $0 / 1024 } ?? 0
+}
+
+/// The abuse scenario: the good client's latency with and without 40 bad clients beside it.
+func abuse(_ recording: String) async throws {
+    for bad in [false, true] {
+        let bench = try await Bench(recordingPath: recording, settings: Daemon.Settings())
+        let good = try Reader(path: bench.path)
+        let label = bad ? "1 good + 20 never-reading + 20 slow-reading" : "1 good client alone"
+        // One flat-out round, read in full, to learn how many messages a round makes.
+        let base = Int(try await bench.daemon.loop.submit { bench.daemon.hub.seq }.get())
+        good.until = try bench.play(paced: false)
+        let perRound = good.until - base
+        good.start()
+        good.done.wait()
+        let never = bad ? try (0..<20).map { _ in try Reader(path: bench.path) } : []
+        let slow = bad ? try (0..<20).map { _ in try SlowReader(path: bench.path) } : []
+        _ = never
+
+        let rounds = 12
+        let from = good.until
+        good.received.removeAll()
+        good.until = from + rounds * perRound
+        good.start()
+        final class Sampler: @unchecked Sendable {
+            var samples: [String] = []
+            var stop = false
+            let done = DispatchSemaphore(value: 0)
+        }
+        let sampler = Sampler()
+        let t0 = monotonicMicros()
+        Thread {
+            while !sampler.stop {
+                let (slowGone, queued) = (try? bench.daemon.loop.submit {
+                    (bench.daemon.stats.slowClientsDisconnected, bench.daemon.stats.queuedBytes)
+                }.wait()) ?? (0, 0)
+                sampler.samples.append(
+                    String(
+                        format: "  %5.1f s  RSS %6.1f MB  slow clients disconnected %2d  queued %6d KiB",
+                        Double(monotonicMicros() - t0) / 1e6, residentMB(), Int(slowGone), queued / 1024))
+                usleep(3_000_000)
+            }
+            sampler.done.signal()
+        }.start()
+        for _ in 0..<rounds { _ = try bench.play(paced: true, speed: 10) }
+        good.done.wait()
+        sampler.stop = true
+        sampler.done.wait()
+        for s in slow { s.stop = true }
+        var latencies: [Int64] = []
+        for (s, t) in good.received where s > from && bench.injected[s] > 0 { latencies.append(t - bench.injected[s]) }
+        latencies.sort()
+        let merged = good.received.count < rounds * perRound
+        say("abuse, \(label), 10× pace, \(rounds) rounds:")
+        for line in sampler.samples { say(line) }
+        say(
+            "  good client: \(good.received.count) of \(rounds * perRound) messages\(merged ? " (some merged)" : ""), latency p50 \(percentile(latencies, 0.5)) µs, p99 \(percentile(latencies, 0.99)) µs, max \(latencies.last ?? 0) µs"
+        )
+        try await bench.stop()
+        unlink(bench.path)
+    }
+}
+
 func run() async throws {
     let quick = CommandLine.arguments.contains("--quick")
     let recording = "Tests/ReplayTests/Fixtures/01-wacom-dth2242-touchscreen-10finger.evemu"
+    if CommandLine.arguments.contains("--abuse") {
+        try await abuse(recording)
+        return
+    }
     say("strokes-daemon-bench: recording 01 (16 593 events, 2 025 frames, 24.1 s), release build, \(ProcessInfo.processInfo.activeProcessorCount) cores")
     for (clients, stalled) in [(1, false), (10, false), (100, false), (10, true)] {
         let bench = try await Bench(recordingPath: recording)
@@ -212,6 +304,7 @@ func run() async throws {
         }
         try await bench.stop()
     }
+    if !quick { try await abuse(recording) }
 }
 
 extension Bench {

@@ -26,10 +26,27 @@ public struct Broadcast: Sendable {
         }
     }
 
-    /// The stroke whose consecutive moves may be merged, for a `moved`; for hover motion, the
-    /// slot's hover key (`StrokeID.hover`), so that slow clients get hover merged like moves.
-    public var mergeableStroke: StrokeID? {
-        if case .stroke(let e) = kind, e.kind == .moved || e.kind == .hover(.motion) { return e.stroke }
+    /// What a slow client's queue may merge this message with (`ClientQueue`): a `moved` with
+    /// the stroke's earlier `moved`, a hover `motion` with the same slot's earlier hover
+    /// `motion`. Nil for everything that is never merged.
+    public var mergeKey: MergeKey? {
+        guard case .stroke(let e) = kind else { return nil }
+        switch e.kind {
+        case .moved: return .moved(e.stroke)
+        case .hover(.motion): return .hover(device: e.device, slot: e.slot)
+        case .began, .ended, .cancelled, .hover(.proximityIn), .hover(.proximityOut): return nil
+        }
+    }
+
+    /// The merge key this message ends: after a stroke's `ended` or `cancelled` no `moved` of it
+    /// follows, and a hover `motion` after `proximityOut` must not merge across it.
+    public var finishedKey: MergeKey? {
+        guard case .stroke(let e) = kind else { return nil }
+        switch e.kind {
+        case .ended, .cancelled: return .moved(e.stroke)
+        case .hover(.proximityOut): return .hover(device: e.device, slot: e.slot)
+        case .began, .moved, .hover(.proximityIn), .hover(.motion): return nil
+        }
         return nil
     }
 

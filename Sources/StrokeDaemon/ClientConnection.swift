@@ -27,6 +27,12 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     public var uid: UInt32
     public var gid: UInt32
     public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
+
+    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
 }
 
 /// One connected client; confined to the daemon's event loop.
@@ -34,16 +40,22 @@ final class ClientConnection {
     let id: UInt64
     let channel: Channel
     var peer: PeerCredentials?
+    /// The peer's supplementary groups (`SO_PEERGROUPS`), nil where the kernel did not say.
+    var peerGroups: Set<UInt32>?
     var subscription: ClientRequest.Subscription?
     var queue: ClientQueue<Outgoing>
     var sent: UInt64 = 0
+    /// Since when the client's socket has taken nothing while messages wait for it (nil while it
+    /// takes what it is given).
+    var stalledSince: NIODeadline?
     var closing = false
     let logger: Logger
 
     init(id: UInt64, channel: Channel, limits: QueueLimits, logger: Logger) {
         self.id = id
         self.channel = channel
-        self.queue = ClientQueue(mergeThreshold: limits.mergeAfter, disconnectThreshold: limits.disconnectAfter)
+        self.queue = ClientQueue(
+            mergeThreshold: limits.mergeAfter, disconnectThreshold: limits.disconnectAfter, byteLimit: limits.disconnectAfterBytes)
         var logger = logger
         logger[metadataKey: "client"] = "\(id)"
         self.logger = logger
@@ -63,14 +75,13 @@ final class ClientConnection {
 
     /// Queues a message; false when the client has fallen too far behind and must go.
     func enqueue(_ message: Outgoing) -> Bool {
-        var key: StrokeID?
-        if case .broadcast(let b, _) = message {
-            key = b.mergeableStroke
-            if case .stroke(let e) = b.kind, e.kind != .moved, e.kind != .began, e.kind != .hover(.motion) {
-                queue.strokeFinished(e.stroke)
-            }
+        switch message {
+        case .broadcast(let b, let buffer):
+            if let finished = b.finishedKey { queue.finished(finished) }
+            return queue.enqueue(message, mergeKey: b.mergeKey, bytes: buffer.readableBytes) != .overflow
+        case .line(let line):
+            return queue.enqueue(message, mergeKey: nil, bytes: line.utf8.count + 1) != .overflow
         }
-        return queue.enqueue(message, mergeKey: key) != .overflow
     }
 
     /// Writes what the socket takes without blocking; the rest waits for writability.
@@ -93,7 +104,12 @@ final class ClientConnection {
             sent += 1
             wrote = true
         }
-        if wrote { channel.flush() }
+        if wrote {
+            channel.flush()
+            stalledSince = nil
+        } else if !queue.isEmpty && stalledSince == nil {
+            stalledSince = .now()
+        }
     }
 
     /// A `moved` line with `"merged":n` after its `seq` (a hover line: after its `phase`).
@@ -111,9 +127,23 @@ public struct QueueLimits: Hashable, Sendable {
     public var mergeAfter: Int
     /// Queued messages past which the client is disconnected.
     public var disconnectAfter: Int
+    /// Queued bytes past which the client is disconnected (merging starts at a quarter of it).
+    public var disconnectAfterBytes: Int
+    /// Queued bytes across all clients past which the clients holding the most are disconnected
+    /// until the total is back under it.
+    public var totalBytes: Int
+    /// How long a client's socket may take nothing while messages wait for it before the client
+    /// is disconnected: a client that reads nothing at all goes long before its queue is full.
+    public var disconnectAfterStall: TimeAmount
 
-    public init(mergeAfter: Int = 1024, disconnectAfter: Int = 8192) {
+    public init(
+        mergeAfter: Int = 1024, disconnectAfter: Int = 8192, disconnectAfterBytes: Int = 4 << 20, totalBytes: Int = 64 << 20,
+        disconnectAfterStall: TimeAmount = .seconds(15)
+    ) {
+        self.disconnectAfterStall = disconnectAfterStall
         self.mergeAfter = mergeAfter
         self.disconnectAfter = disconnectAfter
+        self.disconnectAfterBytes = disconnectAfterBytes
+        self.totalBytes = totalBytes
     }
 }

@@ -18,7 +18,15 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     init(daemon: Daemon) { self.daemon = daemon }
 
     func channelActive(context: ChannelHandlerContext) {
-        client = daemon.clientConnected(context.channel, peer: ClientHandler.peerCredentials(context.channel))
+        client = daemon.clientConnected(
+            context.channel, peer: ClientHandler.peerCredentials(context.channel), groups: PeerGroups.read(context.channel))
+        // A peer already gone makes the greeting's write fail and closes the channel inside
+        // `clientConnected`, before `client` was set: channelInactive came and went, so the
+        // client is forgotten here (it would otherwise count against maxClients for ever).
+        if !context.channel.isActive, let client {
+            daemon.clientGone(client)
+            self.client = nil
+        }
         context.fireChannelActive()
     }
 

@@ -1,21 +1,36 @@
 import StrokeTracker
 
+/// What a queued message may be merged with: a later message with the same key replaces it once
+/// the queue is long enough. `moved` is keyed by its stroke, hover `motion` by its device and
+/// slot (`Broadcast.mergeKey`); the queue's rule is the same for every case.
+public enum MergeKey: Hashable, Sendable {
+    case moved(StrokeID)
+    /// Hover `motion` of one slot of one device.
+    case hover(device: DeviceID, slot: Int32)
+}
+
 /// One client's outgoing queue and the slow-client policy (docs/protocol.md, "Slow clients").
-/// Pure: the connection handler enqueues what the client should get and dequeues what the socket
-/// can take.
+/// Pure: the connection handler enqueues what the client should get (with its size in bytes)
+/// and dequeues what the socket can take.
 ///
-/// - Below `mergeThreshold` queued messages everything is queued as is.
-/// - From `mergeThreshold` on, a `moved` replaces the queued `moved` of the same stroke, if there
-///   is one, and carries the number of moves it stands for (`merged`): the latest point is kept.
-/// - `began`, `ended`, `cancelled`, device events and replies are never merged or dropped.
-/// - Past `disconnectThreshold` queued messages the client is disconnected (`slowClient`).
+/// - Below the merge threshold (`mergeThreshold` messages, or a quarter of `byteLimit` bytes)
+///   everything is queued as is.
+/// - From there on, a message with a merge key replaces the queued message with the same key, if
+///   there is one, goes to the end of the queue, and carries the number of messages it stands for
+///   (`merged`). The replaced message's memory is released at once; its slot is reclaimed by the
+///   next compaction, which runs whenever free slots outnumber held messages.
+/// - Messages without a merge key (`began`, `ended`, `cancelled`, device events, replies) are
+///   never merged or dropped: a message that would take the queue past `disconnectThreshold`
+///   messages or `byteLimit` bytes is refused (`overflow`), and the client must be disconnected.
 public struct ClientQueue<Message: Sendable>: Sendable {
     public struct Entry: Sendable {
         public var message: Message
-        /// Set for a `moved`: the stroke, so that later moves of it can replace this one.
-        public var mergeKey: StrokeID?
-        /// How many moves this entry stands for beyond its own (0 when not merged).
+        /// Set for a mergeable message, so that later ones with the same key can replace it.
+        public var mergeKey: MergeKey?
+        /// How many messages this entry stands for beyond its own (0 when not merged).
         public var merged: Int
+        /// The message's size as charged to the queue.
+        public var bytes: Int
     }
 
     public enum EnqueueResult: Hashable, Sendable {
@@ -26,70 +41,111 @@ public struct ClientQueue<Message: Sendable>: Sendable {
 
     public private(set) var mergeThreshold: Int
     public private(set) var disconnectThreshold: Int
-    /// Entries, with nil for those merged away; `entries[i]` has absolute index `base + i`.
+    public private(set) var byteLimit: Int
+    /// Slots from `head` on, with nil for those merged away; slots before `head` were sent.
     private var entries: [Entry?] = []
     private var head = 0
-    private var base = 0
-    private var lastMove: [StrokeID: Int] = [:]
+    /// Nil slots at or after `head`.
+    private var holes = 0
+    /// The slot of the latest queued message of each key.
+    private var lastByKey: [MergeKey: Int] = [:]
+    /// Messages held (not merged away, not yet dequeued).
     public private(set) var count = 0
+    /// Bytes held by those messages.
+    public private(set) var bytes = 0
     public private(set) var mergedTotal = 0
 
-    public init(mergeThreshold: Int, disconnectThreshold: Int) {
-        precondition(mergeThreshold > 0 && disconnectThreshold >= mergeThreshold)
+    public init(mergeThreshold: Int, disconnectThreshold: Int, byteLimit: Int = .max) {
+        precondition(mergeThreshold > 0 && disconnectThreshold >= mergeThreshold && byteLimit > 0)
         self.mergeThreshold = mergeThreshold
         self.disconnectThreshold = disconnectThreshold
+        self.byteLimit = byteLimit
     }
 
-    /// New thresholds (a configuration reload): they apply from the next message on.
-    public mutating func setLimits(mergeAfter: Int, disconnectAfter: Int) {
-        precondition(mergeAfter > 0 && disconnectAfter >= mergeAfter)
+    /// New limits (a configuration reload): they apply from the next message on.
+    public mutating func setLimits(mergeAfter: Int, disconnectAfter: Int, byteLimit: Int = .max) {
+        precondition(mergeAfter > 0 && disconnectAfter >= mergeAfter && byteLimit > 0)
         mergeThreshold = mergeAfter
         disconnectThreshold = disconnectAfter
+        self.byteLimit = byteLimit
     }
 
     public var isEmpty: Bool { count == 0 }
 
-    public mutating func enqueue(_ message: Message, mergeKey: StrokeID?) -> EnqueueResult {
+    /// Slots the queue's storage holds, free ones included: at most twice `count` plus a
+    /// constant, whatever was merged (what tests check memory against).
+    public var slots: Int { entries.count }
+
+    private var merging: Bool { count >= mergeThreshold || bytes >= byteLimit / 4 }
+
+    public mutating func enqueue(_ message: Message, mergeKey: MergeKey?, bytes size: Int) -> EnqueueResult {
         var merged = 0
         var result = EnqueueResult.queued
-        if let key = mergeKey, count >= mergeThreshold, let abs = lastMove[key], abs >= base + head,
-            let old = entries[abs - base]
-        {
-            entries[abs - base] = nil
+        if let key = mergeKey, merging, let slot = lastByKey[key], let old = entries[slot] {
+            entries[slot] = nil
+            holes += 1
             count -= 1
+            bytes -= old.bytes
             merged = old.merged + 1
             mergedTotal += 1
             result = .merged
         }
-        if count >= disconnectThreshold { return .overflow }
-        if let key = mergeKey { lastMove[key] = base + entries.count }
-        entries.append(Entry(message: message, mergeKey: mergeKey, merged: merged))
+        if count + 1 > disconnectThreshold || bytes + size > byteLimit { return .overflow }
+        if let key = mergeKey { lastByKey[key] = entries.count }
+        entries.append(Entry(message: message, mergeKey: mergeKey, merged: merged, bytes: size))
         count += 1
+        bytes += size
+        compactIfNeeded()
         return result
     }
 
-    /// Forgets the stroke's mergeable move, once the stroke has ended: nothing of it follows.
-    public mutating func strokeFinished(_ stroke: StrokeID) { lastMove[stroke] = nil }
+    /// Forgets the key's mergeable message (a stroke that ended): nothing more of it follows.
+    public mutating func finished(_ key: MergeKey) { lastByKey[key] = nil }
 
     public mutating func dequeue() -> Entry? {
         while head < entries.count {
             let e = entries[head]
+            entries[head] = nil
             head += 1
             if let e {
                 count -= 1
-                if let key = e.mergeKey, lastMove[key] == base + head - 1 { lastMove[key] = nil }
+                bytes -= e.bytes
+                if let key = e.mergeKey, lastByKey[key] == head - 1 { lastByKey[key] = nil }
                 compactIfNeeded()
                 return e
             }
+            holes -= 1
         }
         compactIfNeeded()
         return nil
     }
 
-    private mutating func compactIfNeeded() {
-        guard head > 64, head * 2 > entries.count else { return }
-        entries.removeFirst(head)
-        base += head
+    /// Drops everything held (a client being disconnected): the memory goes at once.
+    public mutating func removeAll() {
+        entries = []
         head = 0
+        holes = 0
+        lastByKey = [:]
+        count = 0
+        bytes = 0
+    }
+
+    /// Moves the held messages to the front of fresh storage once the free slots (sent or merged
+    /// away) outnumber them, so storage stays proportional to what is held.
+    private mutating func compactIfNeeded() {
+        let free = head + holes
+        guard free > 64, free > count else { return }
+        var kept: [Entry?] = []
+        kept.reserveCapacity(count)
+        var last: [MergeKey: Int] = [:]
+        for slot in head..<entries.count {
+            guard let e = entries[slot] else { continue }
+            if let key = e.mergeKey, lastByKey[key] == slot { last[key] = kept.count }
+            kept.append(e)
+        }
+        entries = kept
+        lastByKey = last
+        head = 0
+        holes = 0
     }
 }

@@ -39,12 +39,12 @@ extension Daemon {
             reply.field("request", "live")
             reply.field("seq", hub.seq)
             reply.raw("strokes", strokesJSON(hub.tracker.live, devices: devices))
-        case .history(let limit, let devices):
+        case .history(let limit, let devices, let cursor):
             reply.field("request", "history")
-            var strokes = hub.tracker.completed.elements
-            if let devices { strokes.removeAll { !devices.contains($0.device.rawValue) } }
-            if let limit, strokes.count > limit { strokes.removeFirst(strokes.count - limit) }
-            reply.raw("strokes", strokesJSON(strokes, devices: nil))
+            guard historyPage(limit: limit, devices: devices, cursor: cursor, into: &reply) else {
+                send(ProtocolError(.badArgument, "'cursor' is not one this daemon gave", id: request.id).json, to: client)
+                return
+            }
         case .ping:
             reply.field("request", "ping")
         case .stats:
@@ -63,25 +63,84 @@ extension Daemon {
             reply.field("resumed", resumed != nil)
             if resumed == nil { reply.field("reason", "gapTooOld") }
         }
-        _ = client.enqueue(.line(reply.finish()))
+        // What does not fit in the client's queue is never dropped: the client is disconnected.
+        var ok = client.enqueue(.line(reply.finish()))
         if let resumed {
-            for m in resumed where client.wants(m) { _ = client.enqueue(.shared(m)) }
-        } else {
+            for m in resumed where ok && client.wants(m) { ok = client.enqueue(.shared(m)) }
+        } else if ok {
             var w = JSONWriter()
             w.field("type", "snapshot")
             w.field("seq", hub.seq)
             w.raw("strokes", strokesJSON(hub.tracker.live, devices: sub.devices))
-            _ = client.enqueue(.line(w.finish()))
+            ok = client.enqueue(.line(w.finish()))
+        }
+        guard ok else {
+            disconnectSlow(client, why: "its subscription does not fit in its queue")
+            return
         }
         client.pump()
+        enforceTotalQueuedBytes()
     }
 
     private func send(_ line: String, to client: ClientConnection) {
         if client.enqueue(.line(line)) {
             client.pump()
+            enforceTotalQueuedBytes()
         } else {
-            disconnect(client, reason: "slowClient")
+            disconnectSlow(client, why: "its queue is full")
         }
+    }
+
+    /// One page of a `history` selection (docs/protocol.md, "History pages"): the strokes of the
+    /// selection, oldest first, that fit in `historyPageBytes` (at least one), and a `cursor`
+    /// when more remain. A selection is fixed by its first request: strokes completed later are
+    /// not part of it. False when the cursor cannot be one this daemon gave.
+    func historyPage(limit: Int?, devices: Set<UInt32>?, cursor: ClientRequest.HistoryCursor?, into reply: inout JSONWriter) -> Bool {
+        let kept = hub.tracker.completed.elements
+        let total = hub.completedTotal
+        let first = total - UInt64(kept.count)
+        func wanted(_ s: Stroke) -> Bool { devices.map { $0.contains(s.device.rawValue) } ?? true }
+        var next: UInt64
+        var end: UInt64
+        if let cursor {
+            guard cursor.end <= total else { return false }
+            next = cursor.next
+            end = cursor.end
+        } else {
+            end = total
+            next = first
+            if let limit {
+                // The start of the most recent `limit` wanted strokes.
+                var found = 0
+                var i = kept.count
+                while i > 0, found < limit {
+                    i -= 1
+                    if wanted(kept[i]) { found += 1 }
+                }
+                next = found < limit ? first : first + UInt64(i)
+            }
+        }
+        if next < first {
+            // Strokes of the selection that left the history between pages.
+            reply.field("missed", Int(min(first, end) - next))
+            next = first
+        }
+        var out = "["
+        var written = 0
+        while next < end {
+            let s = kept[Int(next - first)]
+            if wanted(s), let geometry = hub.tracker.geometry(of: s.device) {
+                let json = s.json(geometry: geometry)
+                if written > 0 && out.utf8.count + json.utf8.count + 1 > settings.historyPageBytes { break }
+                if written > 0 { out.append(",") }
+                out.append(json)
+                written += 1
+            }
+            next += 1
+        }
+        reply.raw("strokes", out + "]")
+        if next < end { reply.field("cursor", ClientRequest.HistoryCursor(next: next, end: end).description) }
+        return true
     }
 
     func strokesJSON(_ strokes: [Stroke], devices: Set<UInt32>?) -> String {
@@ -107,11 +166,14 @@ extension Daemon {
         d.field("completedStrokes", hub.tracker.completed.count)
         d.field("touchJumps", hub.tracker.jumps)
         d.field("slowClientsDisconnected", disconnectedSlow)
+        d.field("clientsRefused", refusedClients)
+        d.field("queuedBytes", queuedBytes)
         w.raw("daemon", d.finish())
         var c = JSONWriter()
         c.field("client", client.id)
         c.field("sent", client.sent)
         c.field("queued", client.queue.count)
+        c.field("queuedBytes", client.queue.bytes)
         c.field("merged", client.queue.mergedTotal)
         c.field("subscribed", client.subscription != nil)
         w.raw("you", c.finish())

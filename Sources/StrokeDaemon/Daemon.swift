@@ -22,12 +22,21 @@ public final class Daemon: @unchecked Sendable {
     private var batch: [Broadcast] = []
     public private(set) var stopping = false
     var disconnectedSlow: UInt64 = 0
+    var refusedClients: UInt64 = 0
+    /// The last failed accept of the current episode (`acceptFailed`), and how many failed.
+    private var lastAcceptFailure: NIODeadline?
+    private var acceptFailures = 0
 
     public struct Settings: Sendable {
         public var historyLimit = 256
         public var resumeLimit = 4096
         public var queue = QueueLimits()
         public var maxLineLength = 65536
+        /// The most a `history` reply's strokes take, in bytes (a page holds at least one stroke).
+        public var historyPageBytes = 256 << 10
+        /// Clients served at once, in all and per uid; more get `tooManyClients` and are closed.
+        public var maxClients = 256
+        public var maxClientsPerUid = 32
         public var allowUIDs: Set<UInt32>? = nil
         public var allowGIDs: Set<UInt32>? = nil
         /// How long a disconnected client's last messages (and `goodbye`) may take to be written.
@@ -53,7 +62,10 @@ public final class Daemon: @unchecked Sendable {
         s.historyLimit = settings.historyLimit
         s.resumeLimit = settings.resumeLimit
         settings = s
-        for client in clients.values { client.queue.setLimits(mergeAfter: s.queue.mergeAfter, disconnectAfter: s.queue.disconnectAfter) }
+        for client in clients.values {
+            client.queue.setLimits(
+                mergeAfter: s.queue.mergeAfter, disconnectAfter: s.queue.disconnectAfter, byteLimit: s.queue.disconnectAfterBytes)
+        }
         for info in hub.deviceInfos { hub.setCalibration(info.id, calibration(info)) }
     }
 
@@ -95,6 +107,7 @@ public final class Daemon: @unchecked Sendable {
     func publish(_ messages: [Broadcast]) {
         guard !messages.isEmpty else { return }
         var outgoing: [Outgoing] = []  // made once, for the first subscriber
+        let now = NIODeadline.now()
         for client in clients.values where client.subscription != nil {
             if outgoing.isEmpty { outgoing = messages.map(Outgoing.shared) }
             var ok = true
@@ -106,26 +119,69 @@ public final class Daemon: @unchecked Sendable {
             }
             if ok {
                 client.pump()
+                if let since = client.stalledSince, now - since > settings.queue.disconnectAfterStall {
+                    disconnectSlow(client, why: "its socket took nothing for \((now - since).nanoseconds / 1_000_000) ms")
+                }
             } else {
-                disconnectedSlow += 1
-                client.logger.warning("disconnecting a client that does not keep up", metadata: ["queued": "\(client.queue.count)"])
-                disconnect(client, reason: "slowClient")
+                disconnectSlow(client, why: "its queue is full")
             }
+        }
+        enforceTotalQueuedBytes()
+    }
+
+    /// Disconnects a client that does not keep up (`goodbye` reason `slowClient`).
+    func disconnectSlow(_ client: ClientConnection, why: String) {
+        disconnectedSlow += 1
+        client.logger.warning(
+            "disconnecting a client that does not keep up: \(why)",
+            metadata: ["queued": "\(client.queue.count)", "queuedBytes": "\(client.queue.bytes)"])
+        disconnect(client, reason: "slowClient")
+    }
+
+    /// Bytes queued for all clients together.
+    public var queuedBytes: Int { clients.values.reduce(0) { $0 + $1.queue.bytes } }
+
+    /// The global cap (`queue.totalBytes`): past it, the clients holding the most are disconnected
+    /// first until the total is back under it. A client that keeps up holds next to nothing, so
+    /// it is never the one chosen while a slow one holds more.
+    func enforceTotalQueuedBytes() {
+        var total = queuedBytes
+        guard total > settings.queue.totalBytes else { return }
+        for client in clients.values.sorted(by: { $0.queue.bytes > $1.queue.bytes }) {
+            guard total > settings.queue.totalBytes else { break }
+            total -= client.queue.bytes
+            disconnectSlow(client, why: "all clients together hold more than queue.totalBytes")
         }
     }
 
     // MARK: Clients
 
-    func clientConnected(_ channel: Channel, peer: PeerCredentials?) -> ClientConnection? {
+    func clientConnected(_ channel: Channel, peer: PeerCredentials?, groups: Set<UInt32>? = nil) -> ClientConnection? {
+        // An episode ends at the first connection a second after the last failure: while
+        // descriptors come and go one at a time, accept alternates and that is one episode.
+        if let last = lastAcceptFailure, NIODeadline.now() - last > .seconds(1) {
+            logger.notice("accepting connections again", metadata: ["failedAccepts": "\(acceptFailures)"])
+            lastAcceptFailure = nil
+            acceptFailures = 0
+        }
         let client = ClientConnection(id: nextClient, channel: channel, limits: settings.queue, logger: logger)
         nextClient += 1
         client.peer = peer
+        client.peerGroups = groups
         client.logger.info("client connected", metadata: ["peer": "\(peer.map(\.description) ?? "unknown")"])
-        if let peer, !allowed(peer) {
+        if let peer, !Daemon.allowed(peer, groups: groups, uids: settings.allowUIDs, gids: settings.allowGIDs) {
             client.logger.warning("client refused: not in the allow-list", metadata: ["peer": "\(peer)"])
-            _ = client.enqueue(.line(ProtocolError(.forbidden, "uid \(peer.uid) / gid \(peer.gid) may not connect", id: nil).json))
-            client.pump()
-            channel.close(promise: nil)
+            refuse(client, ProtocolError(.forbidden, "uid \(peer.uid) / gid \(peer.gid) may not connect", id: nil))
+            return nil
+        }
+        if clients.count >= settings.maxClients {
+            refuse(client, ProtocolError(.tooManyClients, "the daemon serves at most \(settings.maxClients) clients", id: nil))
+            return nil
+        }
+        if let peer, clients.values.lazy.filter({ $0.peer?.uid == peer.uid }).count >= settings.maxClientsPerUid {
+            refuse(
+                client,
+                ProtocolError(.tooManyClients, "uid \(peer.uid) has \(settings.maxClientsPerUid) connections already", id: nil))
             return nil
         }
         clients[client.id] = client
@@ -134,16 +190,46 @@ public final class Daemon: @unchecked Sendable {
         return client
     }
 
+    /// Sends the error and closes, before the client was ever served.
+    private func refuse(_ client: ClientConnection, _ error: ProtocolError) {
+        refusedClients += 1
+        // A flood is logged, not echoed: the 1st, 2nd, 4th, 8th … refusal.
+        if error.code == .tooManyClients, refusedClients & (refusedClients - 1) == 0 {
+            client.logger.warning("client refused: \(error.message)", metadata: ["refusedSoFar": "\(refusedClients)"])
+        }
+        _ = client.enqueue(.line(error.json))
+        client.pump()
+        client.channel.close(promise: nil)
+    }
+
+    /// An accept failed (descriptors or memory exhausted): logged once per episode (which ends
+    /// at a connection accepted a second after the last failure); the listener tries again after
+    /// the back-off returned.
+    func acceptFailed(_ error: IOError) -> TimeAmount {
+        if lastAcceptFailure == nil {
+            logger.error(
+                "cannot accept connections: \(error); retrying every 100 ms while serving \(clients.count) client(s)")
+        }
+        lastAcceptFailure = NIODeadline.now()
+        acceptFailures += 1
+        return .milliseconds(100)
+    }
+
     func clientGone(_ client: ClientConnection) {
         if clients.removeValue(forKey: client.id) != nil {
             client.logger.info("client disconnected", metadata: ["sent": "\(client.sent)"])
         }
     }
 
-    private func allowed(_ peer: PeerCredentials) -> Bool {
-        if settings.allowUIDs == nil && settings.allowGIDs == nil { return true }
+    /// The allow-lists (docs/protocol.md, "Access"): with neither, everyone the socket's mode lets
+    /// in; otherwise root, a listed uid, or a listed gid as the peer's primary group or one of
+    /// its supplementary groups.
+    public static func allowed(_ peer: PeerCredentials, groups: Set<UInt32>?, uids: Set<UInt32>?, gids: Set<UInt32>?) -> Bool {
+        if uids == nil && gids == nil { return true }
         if peer.uid == 0 { return true }
-        return settings.allowUIDs?.contains(peer.uid) == true || settings.allowGIDs?.contains(peer.gid) == true
+        if uids?.contains(peer.uid) == true || gids?.contains(peer.gid) == true { return true }
+        guard let gids, let groups else { return false }
+        return !gids.isDisjoint(with: groups)
     }
 
     /// Sends `goodbye` and closes. With `drain`, everything still queued goes first (shutdown);
@@ -152,6 +238,7 @@ public final class Daemon: @unchecked Sendable {
         guard !client.closing else { return }
         client.closing = true
         clients.removeValue(forKey: client.id)
+        if !drain { client.queue.removeAll() }
         var w = JSONWriter()
         w.field("type", "goodbye")
         w.field("reason", reason)
@@ -185,9 +272,15 @@ public final class Daemon: @unchecked Sendable {
     public struct Stats: Sendable {
         public var clients: Int
         public var slowClientsDisconnected: UInt64
+        /// Connections refused (allow-lists, `maxClients`, `maxClientsPerUid`).
+        public var clientsRefused: UInt64
+        /// Bytes queued for all clients together.
+        public var queuedBytes: Int
     }
 
-    public var stats: Stats { Stats(clients: clients.count, slowClientsDisconnected: disconnectedSlow) }
+    public var stats: Stats {
+        Stats(clients: clients.count, slowClientsDisconnected: disconnectedSlow, clientsRefused: refusedClients, queuedBytes: queuedBytes)
+    }
 
     // MARK: Shutdown
 

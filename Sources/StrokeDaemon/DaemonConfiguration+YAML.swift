@@ -1,3 +1,4 @@
+import NIOCore
 import StrokeRecording
 import StrokeTracker
 import Yams
@@ -85,6 +86,15 @@ extension DaemonConfiguration {
                     switch k {
                     case "mergeAfter": config.queue.mergeAfter = try r.int(v, "queue.mergeAfter", min: 1)
                     case "disconnectAfter": config.queue.disconnectAfter = try r.int(v, "queue.disconnectAfter", min: 1)
+                    case "disconnectAfterBytes":
+                        config.queue.disconnectAfterBytes = try r.int(v, "queue.disconnectAfterBytes", min: 65536)
+                    case "totalBytes": config.queue.totalBytes = try r.int(v, "queue.totalBytes", min: 65536)
+                    case "disconnectAfterSeconds":
+                        let seconds = try r.double(v, "queue.disconnectAfterSeconds")
+                        guard seconds >= 0.1, seconds <= 86400 else {
+                            throw r.error(v, "'queue.disconnectAfterSeconds' must be between 0.1 and 86400")
+                        }
+                        config.queue.disconnectAfterStall = .nanoseconds(Int64(seconds * 1e9))
                     default: throw r.unknown(v, "queue.\(k)")
                     }
                 }
@@ -94,6 +104,9 @@ extension DaemonConfiguration {
             case "history": config.history = try r.int(value, "history", min: 0)
             case "resume": config.resume = try r.int(value, "resume", min: 0)
             case "maxLineLength": config.maxLineLength = try r.int(value, "maxLineLength", min: 256)
+            case "historyPageBytes": config.historyPageBytes = try r.int(value, "historyPageBytes", min: 4096)
+            case "maxClients": config.maxClients = try r.int(value, "maxClients", min: 1)
+            case "maxClientsPerUid": config.maxClientsPerUid = try r.int(value, "maxClientsPerUid", min: 1)
             case "calibration":
                 config.calibrations = try r.list(value, "calibration").map { try r.calibration($0) }
             case "touchJumps":

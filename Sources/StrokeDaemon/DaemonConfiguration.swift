@@ -9,7 +9,8 @@ import Glibc
 public struct DaemonConfiguration: Sendable {
     public var socketPath = "/run/strokes/strokes.sock"
     public var socketMode: mode_t = 0o660
-    public var socketGroup: String? = "input"
+    /// `strokes` (systemd/strokes-sysusers.conf): a group that grants the socket and nothing else.
+    public var socketGroup: String? = "strokes"
     /// Whether `socketGroup` was configured; the default group is skipped with a warning where it
     /// does not exist or cannot be set (a developer's run), a configured one is an error.
     public var socketGroupConfigured = false
@@ -27,6 +28,9 @@ public struct DaemonConfiguration: Sendable {
     public var history = 256
     public var resume = 4096
     public var maxLineLength = 65536
+    public var historyPageBytes = 256 << 10
+    public var maxClients = 256
+    public var maxClientsPerUid = 32
     public var calibrations: [DeviceCalibration] = []
     /// Touch-jump detection per device (docs/decoder.md, "Touch jumps"), first match wins.
     public var touchJumps: [DeviceJumps] = []
@@ -70,6 +74,9 @@ public struct DaemonConfiguration: Sendable {
         s.resumeLimit = resume
         s.queue = queue
         s.maxLineLength = maxLineLength
+        s.historyPageBytes = historyPageBytes
+        s.maxClients = maxClients
+        s.maxClientsPerUid = maxClientsPerUid
         s.allowUIDs = allowUIDs
         s.allowGIDs = allowGIDs
         return s

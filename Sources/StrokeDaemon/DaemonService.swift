@@ -32,6 +32,7 @@ public final class DaemonService: @unchecked Sendable {
     }
 
     public func run() async throws {
+        raiseDescriptorLimit()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let daemon = Daemon(loop: loop, settings: configuration.settings, logger: logger)
@@ -75,6 +76,19 @@ public final class DaemonService: @unchecked Sendable {
         }.get()
         await server.stop()
         try await group.shutdownGracefully()
+    }
+
+    /// Raises the soft `RLIMIT_NOFILE` to the hard limit: each client is a descriptor, and the
+    /// soft default (often 1024) is what a flood of connections runs into first.
+    private func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        if limit.rlim_cur < limit.rlim_max {
+            let old = limit.rlim_cur
+            limit.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 { limit.rlim_cur = old }
+        }
+        logger.debug("descriptor limit", metadata: ["RLIMIT_NOFILE": "\(limit.rlim_cur)"])
     }
 
     /// The recording the configuration names (`--replay`), if any, started on the loop.

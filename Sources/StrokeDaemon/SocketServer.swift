@@ -22,16 +22,27 @@ public final class SocketServer: @unchecked Sendable {
     public let channel: Channel
     /// The path to remove at stop; nil for a socket systemd passed.
     public let ownedPath: String?
+    /// The socket file as bound, to tell at stop whether it is still ours.
+    private let identity: FileIdentity?
 
-    private init(channel: Channel, ownedPath: String?) {
+    private init(channel: Channel, ownedPath: String?, identity: FileIdentity? = nil) {
         self.channel = channel
         self.ownedPath = ownedPath
+        self.identity = identity
     }
 
     /// Binds (or adopts the systemd socket) and starts accepting clients for `daemon`.
     public static func start(daemon: Daemon, options: Options, logger: Logger) async throws -> SocketServer {
         let bootstrap = ServerBootstrap(group: daemon.loop)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelInitializer { channel in
+                // Out of descriptors (EMFILE, ENFILE) or memory, accept fails at once and would be
+                // retried at once: back off instead, and keep serving the connected clients.
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { error in daemon.acceptFailed(error) })
+                }
+            }
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelOption(
                 ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 32 * 1024, high: 64 * 1024)
@@ -48,7 +59,15 @@ public final class SocketServer: @unchecked Sendable {
         }
         let directory = options.path.lastIndex(of: "/").map { String(options.path[..<$0]) } ?? ""
         if !directory.isEmpty { mkdir(directory, 0o755) }
-        let channel = try await bootstrap.bind(unixDomainSocketPath: options.path, cleanupExistingSocketFile: true).get()
+        try removeStaleSocket(at: options.path)
+        let channel: Channel
+        do {
+            channel = try await bootstrap.bind(unixDomainSocketPath: options.path, cleanupExistingSocketFile: false).get()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            // Another daemon bound it between the check and the bind.
+            throw SocketServerError.inUse(options.path)
+        }
+        let identity = FileIdentity(path: options.path)
         do {
             do {
                 try setPermissions(path: options.path, mode: options.mode, group: options.group)
@@ -62,13 +81,45 @@ public final class SocketServer: @unchecked Sendable {
             throw error
         }
         logger.info("listening", metadata: ["socket": "\(options.path)", "mode": "\(String(options.mode, radix: 8))"])
-        return SocketServer(channel: channel, ownedPath: options.path)
+        return SocketServer(channel: channel, ownedPath: options.path, identity: identity)
     }
 
-    /// Stops accepting and removes the socket file this server created.
+    /// Stops accepting and removes the socket file this server created, if the file at its path
+    /// is still that one (same device and inode): a daemon started after this one, on the same
+    /// path after this one was gone, keeps its socket.
     public func stop() async {
         try? await channel.close()
-        if let ownedPath { unlink(ownedPath) }
+        if let ownedPath, let identity, FileIdentity(path: ownedPath) == identity { unlink(ownedPath) }
+    }
+
+    /// One daemon per socket: a socket that accepts a connection belongs to a running daemon and
+    /// is refused (`inUse`); one that refuses it is stale and removed; anything that is not a
+    /// socket is left alone (`notASocket`).
+    public static func removeStaleSocket(at path: String) throws {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }  // nothing there
+        guard st.st_mode & S_IFMT == S_IFSOCK else { throw SocketServerError.notASocket(path) }
+        if socketAccepts(path) { throw SocketServerError.inUse(path) }
+        unlink(path)
+    }
+
+    /// Whether a connection to the Unix socket at `path` succeeds.
+    public static func socketAccepts(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
     }
 
     static func setPermissions(path: String, mode: mode_t, group: String?) throws {
@@ -86,13 +137,32 @@ public final class SocketServer: @unchecked Sendable {
     }
 }
 
+/// A file's device and inode.
+struct FileIdentity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+
+    init?(path: String) {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+    }
+}
+
 public enum SocketServerError: Error, CustomStringConvertible {
     case unknownGroup(String)
     case system(String, Int32)
+    /// A running daemon accepts connections on the path.
+    case inUse(String)
+    /// Something that is not a socket is at the path.
+    case notASocket(String)
 
     public var description: String {
         switch self {
         case .unknownGroup(let g): return "socket group '\(g)' does not exist"
+        case .inUse(let p): return "\(p) is in use: another daemon accepts connections there (stop it first, or use --socket)"
+        case .notASocket(let p): return "\(p) exists and is not a socket: not replacing it"
         case .system(let what, let e): return "\(what): \(String(cString: strerror(e)))"
         }
     }

@@ -16,8 +16,9 @@ public struct ClientRequest: Hashable, Sendable {
         case devices
         /// Strokes in progress, with their points (optionally of some devices).
         case live(devices: Set<UInt32>?)
-        /// Completed strokes, oldest first, at most `limit` (all the daemon keeps when nil).
-        case history(limit: Int?, devices: Set<UInt32>?)
+        /// Completed strokes, oldest first, at most `limit` (all the daemon keeps when nil), one
+        /// page per reply; `cursor` (from the previous page's reply) continues a selection.
+        case history(limit: Int?, devices: Set<UInt32>?, cursor: HistoryCursor?)
         case ping
         case stats
     }
@@ -40,6 +41,50 @@ public struct ClientRequest: Hashable, Sendable {
 
     public static let streamTypes: Set<String> = ["began", "moved", "ended", "cancelled", "deviceAdded", "deviceRemoved", "hover"]
 
+    /// The limits on what one request may ask for (docs/protocol.md, "Limits"); past them the
+    /// request gets `badArgument`.
+    public enum Limits {
+        /// Entries in `devices`.
+        public static let devices = 256
+        /// Entries in `events`.
+        public static let events = 16
+        /// History `limit`.
+        public static let historyLimit = 1_000_000
+        /// Characters of a string `id` (it is echoed in the reply).
+        public static let idLength = 256
+        /// Characters of input an error message quotes.
+        public static let excerpt = 40
+    }
+
+    /// Where a paged `history` selection continues: the completion index of the next stroke and
+    /// the end of the selection. On the wire an opaque string.
+    public struct HistoryCursor: Hashable, Sendable, CustomStringConvertible {
+        public var next: UInt64
+        public var end: UInt64
+
+        public init(next: UInt64, end: UInt64) {
+            self.next = next
+            self.end = end
+        }
+
+        public init?(_ text: String) {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, let next = UInt64(parts[0]), let end = UInt64(parts[1]), next <= end else { return nil }
+            self.init(next: next, end: end)
+        }
+
+        public var description: String { "\(next)-\(end)" }
+    }
+
+    /// At most `Limits.excerpt` characters of `text`, escaped as a JSON string (quotes included),
+    /// with `…` when cut: what error messages quote of a client's input.
+    public static func excerpt<S: StringProtocol>(_ text: S) -> String {
+        var out = ""
+        let cut = text.prefix(Limits.excerpt + 1).count > Limits.excerpt
+        JSONWriter.appendQuoted(String(text.prefix(Limits.excerpt)) + (cut ? "…" : ""), to: &out)
+        return out
+    }
+
     /// Parses one line (without its newline). Unknown keys are ignored.
     public static func parse(_ line: Substring) -> Result<ClientRequest, ProtocolError> {
         let wire: Wire
@@ -48,18 +93,20 @@ public struct ClientRequest: Hashable, Sendable {
         } catch let error as WireError {
             return .failure(ProtocolError(.badArgument, error.message, id: error.id))
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-            return .failure(ProtocolError(.invalidJSON, "a request is one JSON object per line", id: nil))
+            return .failure(ProtocolError(.invalidJSON, "a request is one JSON object per line, not \(excerpt(line))", id: nil))
         } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
             let key = context.codingPath.first?.stringValue ?? "request"
             return .failure(ProtocolError(.badArgument, "'\(key)' has the wrong type (docs/protocol.md, \"Requests\")", id: nil))
         } catch {
-            return .failure(ProtocolError(.invalidJSON, "a request is one JSON object per line", id: nil))
+            return .failure(ProtocolError(.invalidJSON, "a request is one JSON object per line, not \(excerpt(line))", id: nil))
         }
         let id = wire.id ?? "null"
         func fail(_ message: String) -> Result<ClientRequest, ProtocolError> {
             .failure(ProtocolError(.badArgument, message, id: id))
         }
         guard let name = wire.request else { return fail("missing 'request' (a string)") }
+        if let d = wire.devices, d.count > Limits.devices { return fail("'devices' lists at most \(Limits.devices) ids") }
+        if let e = wire.events, e.count > Limits.events { return fail("'events' lists at most \(Limits.events) names") }
         let devices = wire.devices.map(Set.init)
         switch name {
         case "subscribe":
@@ -72,12 +119,19 @@ public struct ClientRequest: Hashable, Sendable {
         case "devices": return .success(ClientRequest(id: id, command: .devices))
         case "live": return .success(ClientRequest(id: id, command: .live(devices: devices)))
         case "history":
-            if let limit = wire.limit, limit < 0 { return fail("'limit' must not be negative") }
-            return .success(ClientRequest(id: id, command: .history(limit: wire.limit, devices: devices)))
+            if let limit = wire.limit, limit < 0 || limit > Limits.historyLimit {
+                return fail("'limit' must be between 0 and \(Limits.historyLimit)")
+            }
+            var cursor: HistoryCursor?
+            if let text = wire.cursor {
+                guard let c = HistoryCursor(text) else { return fail("'cursor' must be a cursor from a history reply") }
+                cursor = c
+            }
+            return .success(ClientRequest(id: id, command: .history(limit: wire.limit, devices: devices, cursor: cursor)))
         case "ping": return .success(ClientRequest(id: id, command: .ping))
         case "stats": return .success(ClientRequest(id: id, command: .stats))
         default:
-            return .failure(ProtocolError(.unknownRequest, "unknown request '\(name)'", id: id))
+            return .failure(ProtocolError(.unknownRequest, "unknown request \(excerpt(name))", id: id))
         }
     }
 
@@ -94,8 +148,9 @@ public struct ClientRequest: Hashable, Sendable {
         var events: [String]?
         var resumeAfter: UInt64?
         var limit: Int?
+        var cursor: String?
 
-        enum CodingKeys: String, CodingKey { case id, request, devices, events, resumeAfter, limit }
+        enum CodingKeys: String, CodingKey { case id, request, devices, events, resumeAfter, limit, cursor }
 
         init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -103,6 +158,9 @@ public struct ClientRequest: Hashable, Sendable {
                 if let n = try? c.decode(Int64.self, forKey: .id) {
                     id = String(n)
                 } else if let s = try? c.decode(String.self, forKey: .id) {
+                    guard s.count <= Limits.idLength else {
+                        throw WireError(message: "'id' is at most \(Limits.idLength) characters", id: nil)
+                    }
                     var quoted = ""
                     JSONWriter.appendQuoted(s, to: &quoted)
                     id = quoted
@@ -125,6 +183,7 @@ public struct ClientRequest: Hashable, Sendable {
                 resumeAfter = UInt64(after)
             }
             limit = try c.decodeIfPresent(Int.self, forKey: .limit)
+            cursor = try c.decodeIfPresent(String.self, forKey: .cursor)
         }
     }
 }

@@ -17,6 +17,9 @@ public struct ProtocolError: Error, Hashable, Sendable {
         public static let notSubscribed = Code(rawValue: "notSubscribed")
         /// The peer's uid and gid are not in the daemon's allow-list; the daemon disconnects.
         public static let forbidden = Code(rawValue: "forbidden")
+        /// The daemon serves its most clients (`maxClients`), or the peer's uid its most
+        /// (`maxClientsPerUid`); the daemon disconnects.
+        public static let tooManyClients = Code(rawValue: "tooManyClients")
     }
 
     public var code: Code

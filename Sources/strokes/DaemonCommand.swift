@@ -13,7 +13,9 @@ struct DaemonCommand: AsyncParsableCommand {
         discussion: """
             Clients connect to the socket and speak the protocol in docs/protocol.md. Stops on \
             SIGTERM or SIGINT: live strokes are cancelled (reason shutdown), clients get a goodbye, \
-            the socket file is removed. SIGHUP re-reads the configuration.
+            the socket file is removed. SIGHUP re-reads the configuration. Exits 69 when another \
+            daemon accepts connections on the socket (a stale socket file is replaced), 78 for an \
+            invalid configuration.
             """
     )
 
@@ -62,6 +64,10 @@ struct DaemonCommand: AsyncParsableCommand {
         let logger = Logger(label: "strokes")
         do {
             try await DaemonService(configuration: configuration, file: file, logger: logger).run()
+        } catch let error as SocketServerError {
+            logger.critical("cannot run: \(error)")
+            if case .inUse = error { throw Exit.unavailable }  // 69: the socket belongs to another daemon
+            throw ExitCode(1)
         } catch {
             logger.critical("cannot run: \(error)")
             throw ExitCode(1)

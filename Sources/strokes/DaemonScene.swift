@@ -1,5 +1,6 @@
 import Foundation
 import StrokeClient
+import StrokeProtocol
 import StrokeRender
 
 /// What `strokes render --socket` draws: a running daemon's devices, its completed strokes
@@ -57,6 +58,15 @@ enum DaemonScene {
                     }
                 case "history":
                     for s in object["strokes"] as? [[String: Any]] ?? [] { collector.insert(try RenderScene.Stroke(json: s)) }
+                    // A reply is one page (docs/protocol.md, "History pages"): ask for the next.
+                    if let cursor = object["cursor"] as? String {
+                        var request = JSONWriter()
+                        request.field("id", 3)
+                        request.field("request", "history")
+                        request.field("cursor", cursor)
+                        try connection.send(request.finish())
+                        continue
+                    }
                     historyDone = true
                     deadline = .now + .milliseconds(Int64(follow * 1000))
                 default: break

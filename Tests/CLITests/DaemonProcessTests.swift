@@ -32,7 +32,12 @@ import Glibc
             process.standardOutput = FileHandle.nullDevice
             try process.run()
             // Connectable, not merely present: the file appears at bind(), before listen().
-            for _ in 0..<1000 where process.isRunning && (try? LineSocket(path: socketPath)) == nil { usleep(10_000) }
+            // (A loop that stops: a `where` clause would go on connecting a thousand times, past
+            // the daemon's per-uid connection limit.)
+            for _ in 0..<1000 {
+                if !process.isRunning || (try? LineSocket(path: socketPath)) != nil { break }
+                usleep(10_000)
+            }
         }
 
         func connect() throws -> LineSocket { try LineSocket(path: socketPath) }

@@ -61,7 +61,8 @@ import Glibc
     /// connection is closed after `closeGrace` even though its goodbye was never taken.
     @Test func stalledClientNeitherKeepsItsConnectionNorHoldsUpShutdown() async throws {
         var settings = Daemon.Settings()
-        settings.queue = QueueLimits(mergeAfter: 100_000, disconnectAfter: 200_000)
+        settings.queue = QueueLimits(
+            mergeAfter: 100_000, disconnectAfter: 200_000, disconnectAfterBytes: 1 << 30, totalBytes: 1 << 30)
         settings.closeGrace = .milliseconds(200)
         let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings, looping: true)
         let stalled = try d.connect()
@@ -79,7 +80,7 @@ import Glibc
     /// each stroke kept, with the count), and nothing else was lost.
     @Test func clientThatFallsBehindGetsMergedMovesAndEveryBeganAndEnded() async throws {
         var settings = Daemon.Settings()
-        settings.queue = QueueLimits(mergeAfter: 64, disconnectAfter: 1_000_000)
+        settings.queue = QueueLimits(mergeAfter: 64, disconnectAfter: 1_000_000, disconnectAfterBytes: 1 << 30, totalBytes: 1 << 30)
         let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings)
         let slow = try d.connect()
         _ = try slow.subscribe()

@@ -74,9 +74,24 @@ import Testing
             let e = StrokeEvent(kind: .hover(phase), stroke: key, device: device, frame: 1, slot: 0, trackingID: nil, point: point, flags: [])
             return Broadcast(seq: 1, kind: .stroke(e), device: device, line: "")
         }
-        #expect(broadcast(.motion).mergeableStroke == key)
-        #expect(broadcast(.proximityIn).mergeableStroke == nil)
+        let hoverKey = MergeKey.hover(device: device, slot: 0)
+        #expect(broadcast(.motion).mergeKey == hoverKey)
+        #expect(broadcast(.proximityIn).mergeKey == nil && broadcast(.proximityOut).mergeKey == nil)
+        #expect(broadcast(.proximityOut).finishedKey == hoverKey && broadcast(.motion).finishedKey == nil)
         #expect(broadcast(.motion).isHover && broadcast(.motion).typeName == "hover")
+
+        // Past the merge threshold, a slot's hover motion replaces its queued one, but not across
+        // a proximity out.
+        var q = ClientQueue<String>(mergeThreshold: 1, disconnectThreshold: 20)
+        _ = q.enqueue("in", mergeKey: nil, bytes: 1)
+        _ = q.enqueue("h1", mergeKey: hoverKey, bytes: 1)
+        #expect(q.enqueue("h2", mergeKey: hoverKey, bytes: 1) == .merged)
+        _ = q.enqueue("out", mergeKey: nil, bytes: 1)
+        q.finished(hoverKey)
+        #expect(q.enqueue("h3", mergeKey: hoverKey, bytes: 1) == .queued)
+        var order: [String] = []
+        while let e = q.dequeue() { order.append(e.merged > 0 ? "\(e.message)+\(e.merged)" : e.message) }
+        #expect(order == ["in", "h2+1", "out", "h3"])
     }
 }
 

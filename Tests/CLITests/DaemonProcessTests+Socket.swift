@@ -1,0 +1,139 @@
+import Foundation
+import StrokeClient
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One daemon per socket (issue 11), with real processes.
+extension DaemonProcessTests {
+    func ping(_ path: String) throws -> Bool {
+        let c = try LineSocket(path: path)
+        _ = try c.readLine(timeout: 5)
+        try c.send(#"{"id":1,"request":"ping"}"#)
+        return try c.readLine(timeout: 5)?.contains(#""request":"ping""#) == true
+    }
+
+    /// A second daemon on the path of a running one exits 69 with a clear error and leaves the
+    /// socket alone: the first goes on serving, and removes the file when it stops.
+    @Test func aSecondDaemonOnALiveSocketExitsAndTheFirstKeepsServing() throws {
+        let first = try RunningDaemon(["--loop"])
+        let second = try CLI.run([
+            "daemon", "--socket", first.socketPath, "--replay", CLI.fixture("01-wacom-dth2242-touchscreen-10finger.evemu"),
+        ])
+        #expect(second.status == 69)
+        #expect(second.stderr.contains("\(first.socketPath) is in use"), "\(second.stderr)")
+        #expect(try ping(first.socketPath), "\(first.log)")
+        #expect(first.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: first.socketPath))
+    }
+
+    /// A socket file left by a daemon that was killed is replaced by the next one.
+    @Test func aStaleSocketFileIsReplaced() throws {
+        let first = try RunningDaemon(["--loop"])
+        kill(first.process.processIdentifier, SIGKILL)
+        _ = waitForExit(first.process, seconds: 10)
+        #expect(FileManager.default.fileExists(atPath: first.socketPath))
+        let next = Process()
+        next.executableURL = CLI.binary
+        next.arguments = [
+            "daemon", "--socket", first.socketPath, "--replay", CLI.fixture("01-wacom-dth2242-touchscreen-10finger.evemu"),
+            "--loop",
+        ]
+        next.standardError = FileHandle.nullDevice
+        try next.run()
+        defer { if next.isRunning { kill(next.processIdentifier, SIGKILL) } }
+        var served = false
+        for _ in 0..<500 where next.isRunning && !served {
+            served = (try? ping(first.socketPath)) == true
+            if !served { usleep(20_000) }
+        }
+        #expect(served)
+        kill(next.processIdentifier, SIGTERM)
+        #expect(waitForExit(next, seconds: 20) && next.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: first.socketPath))
+    }
+}
+
+extension DaemonProcessTests {
+    /// Out of descriptors (hard limit 64), the daemon backs off accepting instead of spinning,
+    /// says so once, keeps serving who is connected, and accepts again once descriptors free up.
+    @Test func atTheDescriptorLimitAcceptBacksOffAndServesTheConnected() throws {
+        let directory = NSTemporaryDirectory() + "strokes-emfile-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/strokes.sock"
+        let log = directory + "/daemon.log"
+        // Connection limits above the descriptor limit, so that descriptors run out first.
+        try "maxClients: 1000\nmaxClientsPerUid: 1000\n".write(toFile: directory + "/c.yaml", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [
+            "-c", #"ulimit -n 64 && exec "$0" daemon --config "$3" --socket "$1" --replay "$2" --loop --speed 4"#, CLI.binary.path, path,
+            CLI.fixture("01-wacom-dth2242-touchscreen-10finger.evemu"), directory + "/c.yaml",
+        ]
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: log)
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var first: LineSocket?
+        for _ in 0..<500 where first == nil && process.isRunning {
+            first = try? LineSocket(path: path)
+            if first == nil { usleep(20_000) }
+        }
+        let served = try #require(first)
+        _ = try served.readLine(timeout: 5)
+
+        // Far more connections than descriptors: the backlog holds what the daemon cannot accept.
+        var flood: [LineSocket] = []
+        for _ in 0..<150 { if let s = try? LineSocket(path: path) { flood.append(s) } }
+        func logText() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        for _ in 0..<250 where !logText().contains("cannot accept connections") { usleep(20_000) }
+        #expect(logText().contains("cannot accept connections"), "\(logText())")
+        try served.send(#"{"id":1,"request":"ping"}"#)
+        #expect(try served.readLine(timeout: 5)?.contains(#""request":"ping""#) == true)
+        usleep(500_000)
+        #expect(logText().components(separatedBy: "cannot accept connections").count - 1 == 1)
+
+        flood.removeAll()  // closes them: descriptors free up
+        var again: String?
+        for _ in 0..<100 where again == nil {
+            again = try? LineSocket(path: path).readLine(timeout: 2)
+            if again == nil { usleep(50_000) }
+        }
+        #expect(again?.contains(#""type":"hello""#) == true)
+        kill(process.processIdentifier, SIGTERM)
+        #expect(waitForExit(process, seconds: 20))
+    }
+}
+
+extension DaemonProcessTests {
+    /// `strokes render --socket` pages through a history that takes many replies: the picture
+    /// is the recording's whole picture all the same.
+    @Test func renderPagesThroughHistory() throws {
+        let config = NSTemporaryDirectory() + "strokes-pages-\(UUID().uuidString.prefix(8)).yaml"
+        try "historyPageBytes: 4096\n".write(toFile: config, atomically: true, encoding: .utf8)
+        defer { unlink(config) }
+        let daemon = try RunningDaemon(["--config", config, "--no-loop", "--speed", "0"])
+        let recording = RenderCLITests.paths(
+            try CLI.run(["render", CLI.fixture("01-wacom-dth2242-touchscreen-10finger.evemu"), "-o", "-"]).stdout)
+        var drawn: [String: (state: String, d: String)] = [:]
+        for _ in 0..<300 {
+            drawn = RenderCLITests.paths(try CLI.run(["render", "--socket", daemon.socketPath, "-o", "-"]).stdout)
+            if drawn.count == 66 && drawn.values.allSatisfy({ $0.state == "ended" }) { break }
+            usleep(100_000)
+        }
+        #expect(drawn.count == 66)
+        #expect(drawn.allSatisfy { recording[$0.key]?.d == $0.value.d })
+
+        // It took pages: the first reply has a cursor.
+        let c = try daemon.connect()
+        _ = try c.readLine(timeout: 5)
+        try c.send(#"{"id":1,"request":"history"}"#)
+        let first = try #require(try c.readLine(timeout: 5))
+        #expect(first.json["cursor"] is String)
+        #expect(first.utf8.count < 4096 + 4096)
+        #expect(daemon.stop() == 0)
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import Logging
+import StrokeClient
+import StrokeDaemon
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 11: what a careless or hostile local client can do to the daemon, on real sockets.
+@Suite(.serialized) struct AbuseTests {
+    /// Clients that subscribe and never read are disconnected, the bytes the daemon queues stay
+    /// under the global cap the whole time, and a client that reads gets every message unmerged.
+    @Test func neverReadingClientsAreDisconnectedAndQueuedBytesStayBounded() async throws {
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(mergeAfter: 64, disconnectAfter: 512, disconnectAfterBytes: 256 << 10, totalBytes: 512 << 10)
+        settings.closeGrace = .milliseconds(100)
+        let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings, looping: true)
+        let stalled = try (0..<8).map { _ in try d.connect() }
+        for c in stalled { _ = try c.subscribe() }
+        let good = try d.connect()
+        _ = try good.subscribe()
+        let startSeq = try await d.onLoop { Int($0.hub.seq) }
+
+        var received = 0
+        var maxQueued = 0
+        for _ in 0..<40 {
+            try await d.advance(200)
+            let (seq, queued) = try await d.onLoop { (Int($0.hub.seq), $0.stats.queuedBytes) }
+            maxQueued = max(maxQueued, queued)
+            let lines = try good.read(seq - startSeq - received)
+            #expect(lines.allSatisfy { !$0.contains("\"merged\"") && !$0.contains("goodbye") })
+            received += lines.count
+        }
+        let stats = try await d.onLoop { $0.stats }
+        #expect(stats.slowClientsDisconnected == 8)
+        #expect(stats.clients == 1)
+        #expect(maxQueued <= 512 << 10)
+        #expect(received == (try await d.onLoop { Int($0.hub.seq) }) - startSeq)
+        // The stalled clients' streams end (with a goodbye when their buffers took it).
+        for c in stalled {
+            while try c.socket.readLine(timeout: 5) != nil {}
+        }
+        try await d.stop()
+    }
+}
+
+@Suite(.serialized) struct StallTests {
+    /// A client whose socket takes nothing for `disconnectAfterStall` is disconnected long before
+    /// its queue would fill; one that reads is not, however long it runs.
+    @Test func aClientThatReadsNothingForTheStallTimeIsDisconnected() async throws {
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(
+            mergeAfter: 100_000, disconnectAfter: 200_000, disconnectAfterBytes: 1 << 30, totalBytes: 1 << 30,
+            disconnectAfterStall: .milliseconds(300))
+        settings.closeGrace = .milliseconds(100)
+        let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings, looping: true)
+        let stalled = try d.connect()
+        _ = try stalled.subscribe()
+        let good = try d.connect()
+        _ = try good.subscribe()
+        let startSeq = try await d.onLoop { Int($0.hub.seq) }
+        var received = 0
+        for _ in 0..<10 {
+            try await d.advance(300)  // far more than the stalled client's socket buffers hold
+            let seq = try await d.onLoop { Int($0.hub.seq) }
+            received += try good.read(seq - startSeq - received).count
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let stats = try await d.onLoop { $0.stats }
+        #expect(stats.slowClientsDisconnected == 1)
+        #expect(stats.clients == 1)
+        #expect(received == (try await d.onLoop { Int($0.hub.seq) }) - startSeq)
+        try await d.stop()
+    }
+}
+
+@Suite(.serialized) struct HistoryPageTests {
+    func history(_ c: TestClient, _ extra: [String: Any] = [:]) throws -> [String: Any] {
+        var request: [String: Any] = ["id": 9, "request": "history"]
+        request.merge(extra) { $1 }
+        try c.send(request)
+        return try c.next()
+    }
+
+    /// Pages of at most `historyPageBytes` (one stroke at least) that, put together, are the
+    /// one-shot selection; a cursor never reaches past the strokes completed at the first page.
+    @Test func pagesTogetherAreTheWholeSelection() async throws {
+        var settings = Daemon.Settings()
+        settings.historyLimit = 1000
+        settings.historyPageBytes = 1 << 30
+        let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings)
+        try await d.advance()
+        let c = try d.connect()
+        for limit in [nil, 50] as [Int?] {
+            let whole = try history(c, limit.map { ["limit": $0] } ?? [:])
+            #expect(whole["cursor"] == nil)
+            let all = try #require(whole["strokes"] as? [[String: Any]]).map { $0["stroke"] as! Int }
+            #expect(all.count == (limit ?? 66))
+
+            try await d.onLoop { d in d.reload(settings: d.settings.with(historyPageBytes: 4096)) { _ in .identity } }
+            var paged: [Int] = []
+            var pages = 0
+            var reply = try history(c, limit.map { ["limit": $0] } ?? [:])
+            while true {
+                pages += 1
+                let strokes = try #require(reply["strokes"] as? [[String: Any]])
+                #expect(!strokes.isEmpty)
+                paged += strokes.map { $0["stroke"] as! Int }
+                let line = c.lines.last!
+                #expect(strokes.count == 1 || line.utf8.count <= 4096 + 200)
+                guard let cursor = reply["cursor"] as? String else { break }
+                reply = try history(c, ["cursor": cursor])
+            }
+            #expect(pages > 3)
+            #expect(paged == all)
+            try await d.onLoop { d in d.reload(settings: d.settings.with(historyPageBytes: 1 << 30)) { _ in .identity } }
+        }
+        let bad = try history(c, ["cursor": "0-999999"])
+        #expect(bad["error"] as? String == "badArgument")
+        try await d.stop()
+    }
+}
+
+@Suite(.serialized) struct ConnectionLimitTests {
+    /// Past `maxClients`, a connection gets `tooManyClients` and is closed; those served go on.
+    @Test func aFloodPastMaxClientsGetsTheNamedErrorAndOthersAreServed() async throws {
+        var settings = Daemon.Settings()
+        settings.maxClients = 4
+        settings.maxClientsPerUid = 4
+        let d = try await TestDaemon(settings: settings)
+        let served = try (0..<4).map { _ in try d.connect() }
+        for _ in 0..<50 {
+            let s = try LineSocket(path: d.path)
+            let line = try #require(try s.readLine(timeout: 5)).json
+            #expect(line["type"] as? String == "error")
+            #expect(line["error"] as? String == "tooManyClients")
+            #expect(try s.readLine(timeout: 5) == nil)
+        }
+        for c in served {
+            try c.send(["id": 1, "request": "ping"])
+            #expect(try c.next()["request"] as? String == "ping")
+        }
+        #expect(try await d.onLoop { $0.stats.clients } == 4)
+        #expect(try await d.onLoop { $0.stats.clientsRefused } == 50)
+        try await d.stop()
+    }
+
+    /// Clients that vanish at once (before or while the greeting is written) are forgotten:
+    /// they do not count against the limits afterwards.
+    @Test func vanishingClientsAreForgotten() async throws {
+        var settings = Daemon.Settings()
+        settings.maxClients = 8
+        settings.maxClientsPerUid = 8
+        let d = try await TestDaemon(settings: settings)
+        for i in 0..<300 {
+            let s = try LineSocket(path: d.path)
+            if i % 2 == 0 { try? s.sendRaw(Array(#"{"id":1,"requ"#.utf8)) }
+        }
+        var clients = -1
+        for _ in 0..<200 {
+            clients = try await d.onLoop { $0.stats.clients }
+            if clients == 0 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(clients == 0)
+        let c = try d.connect()
+        try c.send(["id": 1, "request": "ping"])
+        #expect(try c.next()["request"] as? String == "ping")
+        try await d.stop()
+    }
+
+    @Test func thePerUidLimitAppliesBeforeTheTotal() async throws {
+        var settings = Daemon.Settings()
+        settings.maxClients = 100
+        settings.maxClientsPerUid = 2
+        let d = try await TestDaemon(settings: settings)
+        let served = try (0..<2).map { _ in try d.connect() }
+        let s = try LineSocket(path: d.path)
+        let line = try #require(try s.readLine(timeout: 5)).json
+        #expect(line["error"] as? String == "tooManyClients")
+        #expect((line["message"] as? String)?.contains("uid") == true)
+        try served[0].send(["id": 1, "request": "ping"])
+        #expect(try served[0].next()["request"] as? String == "ping")
+        try await d.stop()
+    }
+}
+
+@Suite(.serialized) struct SocketOwnershipTests {
+    /// A socket that accepts connections is refused; the daemon on it keeps serving.
+    @Test func aLiveSocketIsRefused() async throws {
+        let d = try await TestDaemon()
+        var options = SocketServer.Options(path: d.path)
+        options.group = nil
+        await #expect(throws: SocketServerError.self) {
+            _ = try await SocketServer.start(daemon: d.daemon, options: options, logger: .init(label: "second"))
+        }
+        let c = try d.connect()
+        try c.send(["id": 1, "request": "ping"])
+        #expect(try c.next()["request"] as? String == "ping")
+        try await d.stop()
+    }
+
+    @Test func aStaleSocketIsReplacedAndAnythingElseLeftAlone() throws {
+        let directory = NSTemporaryDirectory() + "strokes-stale-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/strokes.sock"
+        try makeStaleSocket(path)
+        #expect(!SocketServer.socketAccepts(path))
+        try SocketServer.removeStaleSocket(at: path)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        try "not a socket".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: SocketServerError.self) { try SocketServer.removeStaleSocket(at: path) }
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+}
+
+/// A socket file nobody listens on: bound, then closed without unlinking (a daemon killed -9).
+func makeStaleSocket(_ path: String) throws {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (i, b) in path.utf8.enumerated() { raw[i] = b }
+    }
+    let rc = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    close(fd)
+    guard rc == 0 else { throw LineSocket.Error(message: "bind \(path) failed") }
+}
+
+extension Daemon.Settings {
+    func with(historyPageBytes: Int) -> Daemon.Settings {
+        var s = self
+        s.historyPageBytes = historyPageBytes
+        return s
+    }
+}

@@ -1,0 +1,62 @@
+import StrokeDaemon
+import StrokeProtocol
+import Testing
+
+/// Issue 11: what one request may cost the daemon is bounded, and errors quote little of it.
+@Suite struct RequestLimitsTests {
+    func error(_ s: String) -> ProtocolError? {
+        if case .failure(let e) = ClientRequest.parse(Substring(s)) { return e }
+        return nil
+    }
+
+    @Test func aHugeMalformedLineIsQuotedAsAShortEscapedExcerpt() throws {
+        let line = "\u{1}\"" + String(repeating: "x", count: 10_000_000)
+        let e = try #require(error(line))
+        #expect(e.code == .invalidJSON)
+        #expect(e.message.utf8.count < 120)
+        #expect(e.message.contains(#""\u0001\"xxx"#))
+        #expect(e.message.contains("…"))
+        #expect(e.json.utf8.count < 200)
+    }
+
+    @Test func anUnknownRequestNameIsQuotedShort() throws {
+        let e = try #require(error(#"{"request":""# + String(repeating: "y", count: 100_000) + #""}"#))
+        #expect(e.code == .unknownRequest)
+        #expect(e.message.utf8.count < 80)
+    }
+
+    @Test(arguments: [
+        #"{"request":"history","limit":1000001}"#,
+        #"{"request":"history","limit":-1}"#,
+        #"{"request":"history","cursor":"5-3"}"#,
+        #"{"request":"history","cursor":"abc"}"#,
+        #"{"request":"history","cursor":7}"#,
+        #"{"request":"subscribe","events":["began","began","began","began","began","began","began","began","began","began","began","began","began","began","began","began","began"]}"#,
+    ])
+    func countsAndCursorsOutOfRangeAreBadArguments(_ line: String) throws {
+        #expect(error(line)?.code == .badArgument)
+    }
+
+    @Test func listsAndIdsHaveLimits() throws {
+        let devices = (0...ClientRequest.Limits.devices).map(String.init).joined(separator: ",")
+        #expect(error(#"{"request":"live","devices":[\#(devices)]}"#)?.code == .badArgument)
+        let id = String(repeating: "i", count: ClientRequest.Limits.idLength + 1)
+        #expect(error(#"{"id":"\#(id)","request":"ping"}"#)?.code == .badArgument)
+        #expect(error(#"{"id":"ok","request":"history","limit":1000000,"cursor":"3-5"}"#) == nil)
+    }
+
+    @Test func aCursorReadsBackAsItWasWritten() {
+        let c = ClientRequest.HistoryCursor(next: 12, end: 40)
+        #expect(ClientRequest.HistoryCursor(c.description) == c)
+    }
+
+    @Test func allowGidsMatchesSupplementaryGroups() {
+        let peer = PeerCredentials(pid: 1, uid: 1000, gid: 1000)
+        #expect(Daemon.allowed(peer, groups: [27, 990], uids: nil, gids: [990]))
+        #expect(!Daemon.allowed(peer, groups: [27], uids: nil, gids: [990]))
+        #expect(!Daemon.allowed(peer, groups: nil, uids: nil, gids: [990]))  // the kernel did not say
+        #expect(Daemon.allowed(peer, groups: nil, uids: nil, gids: [1000]))  // the primary group
+        #expect(Daemon.allowed(peer, groups: nil, uids: nil, gids: nil))  // no allow-list
+        #expect(Daemon.allowed(PeerCredentials(pid: 1, uid: 0, gid: 0), groups: nil, uids: [5], gids: nil))
+    }
+}
