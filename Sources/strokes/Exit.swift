@@ -67,9 +67,7 @@ func loadRecording(_ path: String, flushing out: inout OutputBuffer) throws -> R
     do {
         return try RecordingReader.read(path: path)
     } catch {
-        out.flush()
-        printError(error.description)
-        throw error.line == nil && error.message.hasPrefix("cannot ") ? Exit.noInput : Exit.dataError
+        throw report(error, flushing: &out)
     }
 }
 
@@ -78,10 +76,15 @@ func openRecording(_ path: String, flushing out: inout OutputBuffer) throws -> R
     do {
         return try RecordingStream.open(path: path)
     } catch {
-        out.flush()
-        printError(error.description)
-        throw error.line == nil && error.message.hasPrefix("cannot ") ? Exit.noInput : Exit.dataError
+        throw report(error, flushing: &out)
     }
+}
+
+/// Prints a recording's error after what `out` holds, and gives the exit status to throw.
+private func report(_ error: RecordingError, flushing out: inout OutputBuffer) -> ExitCode {
+    out.flush()
+    printError(error.description)
+    return error.line == nil && error.message.hasPrefix("cannot ") ? Exit.noInput : Exit.dataError
 }
 
 /// Connects to the daemon's socket, or says why not and throws `EX_UNAVAILABLE` (69).
