@@ -63,7 +63,7 @@ import Testing
 
     @Test func arbitrationOffForADeviceKeepsItsStrokes() throws {
         var p = try Pair(arbitration: false)
-        p.feed(1, [E.slot(0), E.id(5), E.x(100), E.y(200), E.syn])
+        #expect(p.feed(1, [E.slot(0), E.id(5), E.x(100), E.y(200), E.syn]) == ["d1 began 1 s0 #5 (100,200)"])
         #expect(p.feed(2, [E.px(10), E.py(20), E.pen(1), E.syn]) == ["d2 hover(proximityIn) s0 (10,20) pen"])
         #expect(p.feed(1, [E.x(110), E.syn]) == ["d1 moved 1 s0 #5 (110,200)"])
     }
