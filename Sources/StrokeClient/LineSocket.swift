@@ -23,7 +23,10 @@ public final class LineSocket {
 
     /// Connects to the socket at `path`.
     public init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // `self.fd` is set only once connected: a class whose stored properties are all set runs
+        // its deinit when its init throws, and a second close here could close a descriptor
+        // another thread has just been given (seen as NIO's EBADF precondition in the tests).
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Error(message: "socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -43,6 +46,7 @@ public final class LineSocket {
             close(fd)
             throw Error(message: "cannot connect to \(path): \(String(cString: strerror(e)))")
         }
+        self.fd = fd
     }
 
     deinit { close(fd) }
