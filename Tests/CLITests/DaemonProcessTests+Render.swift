@@ -23,7 +23,15 @@ extension DaemonProcessTests {
             let whole = try #require(recording[id])
             switch path.state {
             case "ended": #expect(path.d == whole.d, "stroke \(id)")
-            case "inProgress": #expect(whole.d.hasPrefix(path.d), "stroke \(id)")
+            case "inProgress":
+                // A stroke still at its first pixel is drawn as a dot ("M p L p"): its first vertex
+                // must be the recording's.
+                let dot = path.d.split(separator: " L", maxSplits: 1)
+                if dot.count == 2, dot[0].dropFirst() == dot[1] {
+                    #expect(whole.d == String(dot[0]) || whole.d.hasPrefix(dot[0] + " "), "stroke \(id)")
+                } else {
+                    #expect(whole.d.hasPrefix(path.d), "stroke \(id)")
+                }
             default: Issue.record("stroke \(id) is \(path.state)")
             }
         }
