@@ -72,8 +72,8 @@ public struct DeviceGeometry: Hashable, Sendable {
         }
         self.axes = axes
         jumpDetection = JumpDetection.defaultFor(d.kind)
-        xScale = x.maximum > x.minimum ? 1 / Double(x.maximum - x.minimum) : 0
-        yScale = y.maximum > y.minimum ? 1 / Double(y.maximum - y.minimum) : 0
+        xScale = x.maximum > x.minimum ? 1 / (Double(x.maximum) - Double(x.minimum)) : 0
+        yScale = y.maximum > y.minimum ? 1 / (Double(y.maximum) - Double(y.minimum)) : 0
     }
 
     var xScale: Double

@@ -83,8 +83,8 @@ enum DeviceReport {
             let y = d.absInfo[d.touchProtocol == .slots ? AbsCode.mtPositionY : AbsCode.y]
         {
             if x.resolution > 0 && y.resolution > 0 {
-                let w = Double(x.maximum - x.minimum) / Double(x.resolution)
-                let h = Double(y.maximum - y.minimum) / Double(y.resolution)
+                let w = (Double(x.maximum) - Double(x.minimum)) / Double(x.resolution)
+                let h = (Double(y.maximum) - Double(y.minimum)) / Double(y.resolution)
                 out.append("  size: \(Int(w.rounded()))x\(Int(h.rounded())) mm")
             } else {
                 out.append("  size: unknown (no resolution)")

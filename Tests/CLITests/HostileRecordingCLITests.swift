@@ -48,6 +48,19 @@ import Testing
         #expect(render.stdout.contains("<svg"))
     }
 
+    /// Found by an adversarial run: a range whose width does not fit in 32 bits trapped (exit 132)
+    /// in the geometry, `describe` and the panel.
+    @Test func axesSpanningAllOfInt32ReplayDescribeAndRender() throws {
+        let path = Self.hostile("axis-full-int32-range.evemu")
+        let replay = try CLI.run(["replay", path])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains(#""x":2147483647,"y":-1073741825,"nx":1,"ny":0"#), "\(replay.stdout)")
+        for command in [["replay", "--summary", path], ["describe", path], ["render", path, "-o", "-"]] {
+            let r = try CLI.run(command)
+            #expect(r.status == 0, "\(command): \(r.stderr)")
+        }
+    }
+
     @Test func aMalformedEventLineDeepInTheStreamKeepsWhatWasPrintedAndEndsWithoutReplayEnded() throws {
         var text = try String(contentsOfFile: Self.hostile("axis-zero-width.evemu"), encoding: .utf8)
         text += "E: 0.030000 0003 0039 0002\nE: 0.030000 0000 0000 0000\nE: 0.040000 zz\n"
