@@ -168,22 +168,33 @@ public struct ClientRequest: Hashable, Sendable {
                     throw WireError(message: "'id' must be an integer or a string", id: nil)
                 }
             }
-            request = try c.decodeIfPresent(String.self, forKey: .request)
-            // Decoded wide and range-checked here: Foundation reports an out-of-range number as
-            // invalid JSON, which would hide which key was wrong.
-            if let ids = try c.decodeIfPresent([Int64].self, forKey: .devices) {
+            // Once the id is known, every error carries it (docs/protocol.md: an error names the
+            // request's id unless the id itself could not be read), and names the key.
+            let knownID = id
+            func field<T: Decodable>(_ type: T.Type, _ key: CodingKeys) throws -> T? {
+                do {
+                    return try c.decodeIfPresent(type, forKey: key)
+                } catch {
+                    throw WireError(
+                        message: "'\(key.rawValue)' has the wrong type or a value out of range (docs/protocol.md, \"Requests\")",
+                        id: knownID)
+                }
+            }
+            request = try field(String.self, .request)
+            // Decoded wide and range-checked here, to say which key was wrong.
+            if let ids = try field([Int64].self, .devices) {
                 guard ids.allSatisfy({ UInt32(exactly: $0) != nil }) else {
                     throw WireError(message: "'devices' must be an array of device ids", id: id)
                 }
                 devices = ids.map { UInt32($0) }
             }
-            events = try c.decodeIfPresent([String].self, forKey: .events)
-            if let after = try c.decodeIfPresent(Int64.self, forKey: .resumeAfter) {
+            events = try field([String].self, .events)
+            if let after = try field(Int64.self, .resumeAfter) {
                 guard after >= 0 else { throw WireError(message: "'resumeAfter' must be a sequence number", id: id) }
                 resumeAfter = UInt64(after)
             }
-            limit = try c.decodeIfPresent(Int.self, forKey: .limit)
-            cursor = try c.decodeIfPresent(String.self, forKey: .cursor)
+            limit = try field(Int.self, .limit)
+            cursor = try field(String.self, .cursor)
         }
     }
 }

@@ -36,4 +36,24 @@ import Testing
         #expect(e.code.rawValue == code)
         #expect(e.json.hasPrefix(#"{"type":"error","id":"#))
     }
+
+    /// Found by an adversarial run: a value of the wrong type or out of range lost the request's
+    /// id (`"id":null`) and was called invalid JSON.
+    @Test(arguments: [
+        #"{"id":7,"request":"subscribe","devices":"1"}"#,
+        #"{"id":7,"request":"history","limit":"5"}"#,
+        #"{"id":7,"request":42}"#,
+        #"{"id":7,"request":"history","limit":1.5}"#,
+        #"{"id":7,"request":"subscribe","devices":[1.5]}"#,
+        #"{"id":7,"request":"subscribe","resumeAfter":18446744073709551615}"#,
+        #"{"id":7,"request":"subscribe","devices":[18446744073709551616]}"#,
+    ])
+    func aWrongValueIsABadArgumentThatKeepsTheId(_ line: String) {
+        guard case .failure(let e) = parse(line) else {
+            Issue.record("accepted \(line)")
+            return
+        }
+        #expect(e.code.rawValue == "badArgument", "\(line)")
+        #expect(e.json.hasPrefix(#"{"type":"error","id":7,"#), "\(e.json)")
+    }
 }
