@@ -72,7 +72,10 @@ struct LineReader {
     private func tooLong() -> RecordingError {
         RecordingError(
             file: file, line: lineNumber + 1,
-            message: "line longer than \(RecordingLimits.maxLineBytes) bytes: \(RecordingError.excerpt(buffer[start..<(start + 64)]))"
+            message: "line longer than \(RecordingLimits.maxLineBytes) bytes: "
+                + RecordingError.excerpt(
+                    String(decoding: buffer[start..<(start + 256)], as: UTF8.self),
+                    length: "more than \(RecordingLimits.maxLineBytes) bytes")
         )
     }
 

@@ -67,7 +67,7 @@ extension RecordingError {
     }
 
     /// A short, escaped excerpt of `text`; see `excerpt(_:)` for bytes.
-    public static func excerpt(_ text: some StringProtocol, totalBytes: Int? = nil) -> String {
+    public static func excerpt(_ text: some StringProtocol, totalBytes: Int? = nil, length: String? = nil) -> String {
         // The budget counts what is written, escapes included: a line of invalid UTF-8 would
         // otherwise become eight characters per byte.
         var out = "'"
@@ -89,7 +89,7 @@ extension RecordingError {
             }
             written += piece.count
             if written > RecordingLimits.excerptCharacters {
-                return out + "'… (\(totalBytes ?? text.utf8.count) bytes)"
+                return out + "'… (\(length ?? "\(totalBytes ?? text.utf8.count) bytes"))"
             }
             out += piece
         }
