@@ -26,7 +26,8 @@ extension Scenarios {
     /// A finger stroke on the touch device is cancelled (`pen`) when the pen of the same hardware
     /// (same bus, vendor and `phys` up to its last '/') comes near; a touch that lands while the
     /// pen is near is never published, nor are the touches down then after the pen leaves; a touch
-    /// after they lift is a stroke again.
+    /// after they lift is a stroke again. The same pen with another `phys` parent is another
+    /// hardware and cancels nothing.
     func touchArbitration(touch touchFile: String, pen penFile: String) throws -> String {
         let touchDescription = try recording(touchFile).devices[0].description
         let penDescription = try recording(penFile).devices[0].description
@@ -36,9 +37,25 @@ extension Scenarios {
         // Two interfaces of one USB device, as the DTH2242's pen and fingers are.
         let touchPhys = "usb-0000:00:14.0-4/input1"
         let penPhys = "usb-0000:00:14.0-4/input0"
+        let penIn = [ev(.abs, AbsCode.x, 30000), ev(.abs, AbsCode.y, 20000), ev(.abs, AbsCode.distance, 40),
+                     ev(.key, KeyCode.btnToolPen, 1)]
         var mark = client.count
         let t = try UinputDevice(description: touchDescription, phys: touchPhys)
         let (touchID, touchNode) = try client.deviceAdded(name: touchDescription.name, after: mark)
+
+        // The control: the same pen on another USB port is another hardware, and leaves the finger alone.
+        mark = client.count
+        let strangerPhys = "usb-0000:00:14.0-5/input0"
+        let stranger = try UinputDevice(description: penDescription, phys: strangerPhys)
+        let (strangerID, _) = try client.deviceAdded(name: penDescription.name, after: mark)
+        try step(t, down(0, 590, 500, 500) + touch(true))
+        try step(stranger, penIn)
+        try step(t, move(0, 600))
+        try step(stranger, [ev(.key, KeyCode.btnToolPen, 0)])
+        try step(t, up(0) + touch(false))
+        stranger.destroy()
+        try client.deviceRemoved(strangerID)
+
         mark = client.count
         let p = try UinputDevice(description: penDescription, phys: penPhys)
         let (penID, penNode) = try client.deviceAdded(name: penDescription.name, after: mark)
@@ -49,8 +66,6 @@ extension Scenarios {
                 "\(node): phys \(phys) set through uinput, sysfs says \"\(got.sysfs)\", EVIOCGPHYS \"\(got.ioctl)\", uniq \"\(got.uniq)\"")
         }
 
-        let penIn = [ev(.abs, AbsCode.x, 30000), ev(.abs, AbsCode.y, 20000), ev(.abs, AbsCode.distance, 40),
-                     ev(.key, KeyCode.btnToolPen, 1)]
         try step(t, down(0, 600, 1000, 1000) + touch(true))  // A: began
         try step(t, move(0, 1100))  // A: moved
         try step(p, penIn)  // A: cancelled(pen)
@@ -72,15 +87,19 @@ extension Scenarios {
         let got = client.strokeEvents(device: touchID)
         try checkLifecycles(got, what: "touch arbitration")
         let summary = got.map { "\($0.type) \($0.int("trackingId") ?? -1)" }
-        let want = ["began 600", "moved 600", "cancelled 600", "began 602", "moved 602", "ended 602"]
+        let want = ["began 590", "moved 590", "ended 590",
+                    "began 600", "moved 600", "cancelled 600", "began 602", "moved 602", "ended 602"]
         try check(summary == want, "touch device: expected \(want), received \(got.map(\.line))")
-        try check(got[2].object["reason"] as? String == "pen", "A was cancelled for another reason: \(got[2].line)")
-        try check(got[2].int("stroke") == got[0].int("stroke"), "the cancel is not A's: \(got[2].line)")
-        try check(got[1].int("x") == 1100 && got[4].int("x") == 3100, "positions: \(got.map(\.line))")
-        let penStrokes = client.strokeEvents(device: penID)
-        try check(penStrokes.isEmpty, "the hovering pen made strokes: \(penStrokes.map(\.line))")
+        try check(got[5].object["reason"] as? String == "pen", "A was cancelled for another reason: \(got[5].line)")
+        try check(got[5].int("stroke") == got[3].int("stroke"), "the cancel is not A's: \(got[5].line)")
+        try check(got[4].int("x") == 1100 && got[7].int("x") == 3100, "positions: \(got.map(\.line))")
+        for pen in [strangerID, penID] {
+            let penStrokes = client.strokeEvents(device: pen)
+            try check(penStrokes.isEmpty, "the hovering pen \(pen) made strokes: \(penStrokes.map(\.line))")
+        }
         return "devices \(touchID) (\(touchPhys)) and \(penID) (\(penPhys)) grouped by phys: finger A cancelled(pen) "
-            + "when the pen came near, B (landed under the pen) never published, C after the lift began, moved, ended"
+            + "when the pen came near, B (landed under the pen) never published, C after the lift began, moved, ended; "
+            + "the same pen at \(strangerPhys) (device \(strangerID)) left a finger alone"
     }
 
     /// A contact on a device that declares `ABS_MT_DISTANCE` hovers, touches, rises and lifts: a
