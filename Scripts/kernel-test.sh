@@ -58,7 +58,13 @@ fi
 
 echo "kernel-test: building strokes and strokes-e2e ($configuration)" >&2
 for product in strokes strokes-e2e; do
-    swift build -c "$configuration" --product "$product" 2>&1 | grep -E 'error|warning: |Compiling|Build' | grep -vE '^\[[0-9]+/[0-9]+\] Compiling' || true
+    # A failed build must stop here: the binaries of an earlier build would otherwise be tested.
+    if ! out=$(swift build -c "$configuration" --product "$product" 2>&1); then
+        echo "$out" | grep -E 'error' >&2
+        echo "kernel-test: FAIL (building $product)" >&2
+        exit 1
+    fi
+    echo "$out" | grep -E 'error|warning: |Compiling|Build' | grep -vE '^\[[0-9]+/[0-9]+\] Compiling' || true
 done
 bin=$(swift build -c "$configuration" --show-bin-path)
 [[ -x $bin/strokes && -x $bin/strokes-e2e ]] || { echo "kernel-test: build failed" >&2; exit 1; }

@@ -17,7 +17,8 @@ struct Expectation {
     var began: Int { lines.filter { $0.hasPrefix(#"{"type":"began""#) }.count }
     var ended: Int { lines.filter { $0.hasPrefix(#"{"type":"ended""#) }.count }
 
-    init(description: DeviceDescription, events: [InputEvent]) throws {
+    /// `hover`: keep hover events, as for a client that subscribes to them.
+    init(description: DeviceDescription, events: [InputEvent], hover: Bool = false) throws {
         let filtered = KernelInputFilter.apply(events, description: description)
         framesDropped = events.filter(\.isSynReport).count - filtered.filter(\.isSynReport).count
         let recording = Recording(
@@ -26,7 +27,7 @@ struct Expectation {
         let geometry = replayer.devices[0].geometry
         // The guest's client subscribes without `hover`, as every client written before it.
         lines = try replayer.runToEnd().filter { e in
-            if case .hover = e.kind { return false }
+            if case .hover = e.kind { return hover }
             return true
         }.map { $0.json(geometry: geometry) }
         stillActive = replayer.tracker.live.map { $0.id.rawValue }.sorted()

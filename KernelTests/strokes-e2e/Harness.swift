@@ -137,7 +137,8 @@ struct Received {
     var isStroke: Bool { ["began", "moved", "ended", "cancelled"].contains(type) }
 }
 
-/// A client subscribed to everything, reading on its own thread.
+/// A client subscribed to everything (or to the stream types `events` names), reading on its own
+/// thread.
 ///
 /// The reader thread only stamps and stores lines (and counts stroke events per device with a
 /// cheap scan): JSON parsing is left to whoever asks for `all`, so that on the guest's one
@@ -152,9 +153,14 @@ final class Subscriber: @unchecked Sendable {
     private var closed = false
     private var thread: Thread?
 
-    init(path: String) throws {
+    init(path: String, events: [String]? = nil) throws {
         socket = try LineSocket(path: path)
-        try socket.send(#"{"id":1,"request":"subscribe"}"#)
+        if let events {
+            let list = events.map { "\"\($0)\"" }.joined(separator: ",")
+            try socket.send(#"{"id":1,"request":"subscribe","events":["# + list + "]}")
+        } else {
+            try socket.send(#"{"id":1,"request":"subscribe"}"#)
+        }
         let t = Thread { [self] in readLoop() }
         thread = t
         t.start()
@@ -267,6 +273,33 @@ final class Subscriber: @unchecked Sendable {
     }
 
     func request(_ line: String) throws { try socket.send(line) }
+
+    private var nextRequest = 1000
+
+    /// Frames the daemon has processed so far, over all devices (`stats`): a barrier that says
+    /// the daemon has read and decoded every frame written before, even one that publishes nothing.
+    func framesProcessed(timeout: Double = 30) throws -> Int64 {
+        nextRequest += 1
+        let id = Int64(nextRequest)
+        try socket.send(#"{"id":\#(id),"request":"stats"}"#)
+        let got = try waitFor("the stats reply \(id)", timeout: timeout) {
+            $0.contains { $0.type == "reply" && $0.int("id") == id }
+        }
+        let reply = got.last { $0.type == "reply" && $0.int("id") == id }!
+        guard let frames = ((reply.object["daemon"] as? [String: Any])?["frames"] as? NSNumber)?.int64Value else {
+            throw Failure("a stats reply without daemon.frames: \(reply.line)")
+        }
+        return frames
+    }
+
+    /// Waits until the daemon has processed `count` frames more than `before` (`framesProcessed`).
+    func waitForFrames(_ count: Int64, after before: Int64, timeout: Double = 30) throws {
+        let deadline = now() + Int64(timeout * 1_000_000)
+        while try framesProcessed() < before + count {
+            if now() > deadline { throw Failure("timed out after \(timeout) s waiting for the daemon to process \(count) frames") }
+            usleep(20_000)
+        }
+    }
 
     func close() { socket.shutdownWrite() }
 }

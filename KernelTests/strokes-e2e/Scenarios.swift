@@ -172,26 +172,26 @@ final class Scenarios {
 
     // MARK: Synthetic touches on a recorded device's description
 
-    private func ev(_ type: EventType, _ code: UInt16, _ value: Int32) -> InputEvent {
+    func ev(_ type: EventType, _ code: UInt16, _ value: Int32) -> InputEvent {
         InputEvent(time: Timestamp(microseconds: 0), type: type, code: code, value: value)
     }
 
-    private func down(_ slot: Int32, _ id: Int32, _ x: Int32, _ y: Int32) -> [InputEvent] {
+    func down(_ slot: Int32, _ id: Int32, _ x: Int32, _ y: Int32) -> [InputEvent] {
         [ev(.abs, AbsCode.mtSlot, slot), ev(.abs, AbsCode.mtTrackingID, id),
          ev(.abs, AbsCode.mtPositionX, x), ev(.abs, AbsCode.mtPositionY, y)]
     }
 
-    private func move(_ slot: Int32, _ x: Int32) -> [InputEvent] {
+    func move(_ slot: Int32, _ x: Int32) -> [InputEvent] {
         [ev(.abs, AbsCode.mtSlot, slot), ev(.abs, AbsCode.mtPositionX, x)]
     }
 
-    private func up(_ slot: Int32) -> [InputEvent] {
+    func up(_ slot: Int32) -> [InputEvent] {
         [ev(.abs, AbsCode.mtSlot, slot), ev(.abs, AbsCode.mtTrackingID, -1)]
     }
 
-    private func touch(_ on: Bool) -> [InputEvent] { [ev(.key, KeyCode.btnTouch, on ? 1 : 0)] }
+    func touch(_ on: Bool) -> [InputEvent] { [ev(.key, KeyCode.btnTouch, on ? 1 : 0)] }
 
-    private func stroke(_ events: [Received], trackingID: Int64) -> [Received] {
+    func stroke(_ events: [Received], trackingID: Int64) -> [Received] {
         let ids = Set(events.filter { $0.type == "began" && $0.int("trackingId") == trackingID }.compactMap { $0.int("stroke") })
         return events.filter { ids.contains($0.int("stroke") ?? -1) }
     }

@@ -74,6 +74,8 @@ run("device-removed-mid-stroke") { try scenarios.removalMidStroke(fourFinger) }
 run("syn-dropped-flood") { try scenarios.flood(tenFinger) }
 run("hotplug-second-device") { try scenarios.hotplug(pad: touchpad, screen: tenFinger) }
 run("adopt-at-start") { try scenarios.adoption(tenFinger) }
+run("touch-arbitration pen+touch") { try scenarios.touchArbitration(touch: tenFinger, pen: pen) }
+run("hovering-mt-contact") { try scenarios.hoveringContact(fourFinger) }
 
 let sorted = scenarios.latencies.sorted()
 if !sorted.isEmpty {

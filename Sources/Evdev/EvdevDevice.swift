@@ -55,6 +55,12 @@ public final class EvdevDevice {
         close(fd)
     }
 
+    /// The physical path the kernel reports (`EVIOCGPHYS`), empty when it has none.
+    public var phys: String { libevdev_get_phys(dev).map { String(cString: $0) } ?? "" }
+
+    /// The unique identifier the kernel reports (`EVIOCGUNIQ`), empty when it has none.
+    public var uniq: String { libevdev_get_uniq(dev).map { String(cString: $0) } ?? "" }
+
     /// Takes or releases an exclusive grab (`EVIOCGRAB`): while grabbed, no one else sees events.
     public func grab(_ on: Bool) throws {
         let rc = libevdev_grab(dev, on ? LIBEVDEV_GRAB : LIBEVDEV_UNGRAB)

@@ -14,6 +14,8 @@ import Glibc
 public final class UinputDevice {
     private var dev: OpaquePointer?
     private var uidev: OpaquePointer?
+    /// Our own `/dev/uinput` descriptor when we opened it (to set `phys`), else -1.
+    private var uinputFD: Int32 = -1
     /// The `/dev/input/eventN` node, once the kernel has made it.
     public private(set) var devnode: String?
 
@@ -30,7 +32,11 @@ public final class UinputDevice {
     }
 
     /// Creates the device. Its node may take a moment to appear: see `devnode`.
-    public init(description: DeviceDescription) throws {
+    ///
+    /// `phys` becomes the device's physical path (`UI_SET_PHYS`; `EVIOCGPHYS` and sysfs `phys`
+    /// report it), which is what groups a pen and its touch sibling into one hardware. uinput has
+    /// no way to set `uniq` (no `UI_SET_UNIQ`): a uinput device's `uniq` is always empty.
+    public init(description: DeviceDescription, phys: String? = nil) throws {
         guard let dev = libevdev_new() else { throw Error(what: "libevdev_new", errno: ENOMEM) }
         self.dev = dev
         libevdev_set_name(dev, description.name.isEmpty ? "strokes virtual device" : description.name)
@@ -57,11 +63,28 @@ public final class UinputDevice {
                 }
             }
         }
+        var fd = Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue)
+        if let phys {
+            // libevdev (1.13) hands uinput no phys, even after libevdev_set_phys: set it on a
+            // uinput descriptor of our own, on which libevdev then creates the device.
+            let own = open("/dev/uinput", O_RDWR | O_CLOEXEC)
+            guard own >= 0 else {
+                let e = errno
+                destroy()
+                throw Error(what: "cannot open /dev/uinput", errno: e)
+            }
+            uinputFD = own
+            guard strokes_uinput_set_phys(own, phys) == 0 else {
+                let e = errno
+                destroy()
+                throw Error(what: "UI_SET_PHYS", errno: e)
+            }
+            fd = own
+        }
         var made: OpaquePointer?
-        let rc = libevdev_uinput_create_from_device(dev, Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue), &made)
+        let rc = libevdev_uinput_create_from_device(dev, fd, &made)
         guard rc == 0, let made else {
-            libevdev_free(dev)
-            self.dev = nil
+            destroy()
             throw Error(what: "cannot create a uinput device", errno: -rc)
         }
         uidev = made
@@ -101,7 +124,9 @@ public final class UinputDevice {
     public func destroy() {
         if let uidev { libevdev_uinput_destroy(uidev) }
         if let dev { libevdev_free(dev) }
+        if uinputFD >= 0 { close(uinputFD) }
         uidev = nil
         dev = nil
+        uinputFD = -1
     }
 }
