@@ -1,3 +1,4 @@
+import CEvdevShims
 import CLibevdev
 import InputCore
 
@@ -74,7 +75,7 @@ public final class UinputDevice {
                 throw Error(what: "cannot open /dev/uinput", errno: e)
             }
             uinputFD = own
-            guard strokes_uinput_set_phys(own, phys) == 0 else {
+            guard cevdev_uinput_set_phys(own, phys) == 0 else {
                 let e = errno
                 destroy()
                 throw Error(what: "UI_SET_PHYS", errno: e)

@@ -2,6 +2,7 @@
 #define STROKES_CEVDEV_SHIMS_H
 
 #include <linux/input.h>
+#include <linux/uinput.h>
 #include <sys/ioctl.h>
 #include <stdint.h>
 
@@ -22,6 +23,10 @@ static inline int cevdev_eviocgabs(int fd, unsigned int axis, struct input_absin
     return ioctl(fd, EVIOCGABS(axis), out);
 }
 static inline int cevdev_eviocgrab(int fd, int grab) { return ioctl(fd, EVIOCGRAB, grab); }
+
+/* UI_SET_PHYS on a uinput descriptor before the device is created (ioctl is variadic, which Swift
+   cannot call; libevdev 1.13 sets no phys itself, and the kernel has no UI_SET_UNIQ). */
+static inline int cevdev_uinput_set_phys(int fd, const char *phys) { return ioctl(fd, UI_SET_PHYS, phys); }
 
 /* The kernel's limits, as plain constants Swift can read. */
 static inline int cevdev_abs_max(void) { return ABS_MAX; }
