@@ -202,6 +202,24 @@ import Glibc
         try await d.stop()
     }
 
+    /// A daemon whose socket file was removed, and replaced by another daemon's, leaves that
+    /// one in place when it stops (the file goes only if it is still the one this daemon bound).
+    @Test func stoppingLeavesAnotherDaemonsSocketAtTheSamePath() async throws {
+        let d = try await TestDaemon()
+        unlink(d.path)
+        var options = SocketServer.Options(path: d.path)
+        options.group = nil
+        let second = try await SocketServer.start(daemon: d.daemon, options: options, logger: .init(label: "second"))
+        await d.server.stop()
+        #expect(FileManager.default.fileExists(atPath: d.path))
+        let c = try d.connect()
+        try c.send(["id": 1, "request": "ping"])
+        #expect(try c.next()["request"] as? String == "ping")
+        await second.stop()
+        #expect(!FileManager.default.fileExists(atPath: d.path))
+        try await d.stop()
+    }
+
     @Test func aStaleSocketIsReplacedAndAnythingElseLeftAlone() throws {
         let directory = NSTemporaryDirectory() + "strokes-stale-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
