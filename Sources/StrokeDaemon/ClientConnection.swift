@@ -73,12 +73,14 @@ final class ClientConnection {
         return true
     }
 
-    /// Queues a message; false when the client has fallen too far behind and must go.
-    func enqueue(_ message: Outgoing) -> Bool {
+    /// Queues a message; false when the client has fallen too far behind and must go. A stream
+    /// message that is not `mergeable` (one sent for a resume) is never merged with another.
+    func enqueue(_ message: Outgoing, mergeable: Bool = true) -> Bool {
         switch message {
         case .broadcast(let b, let buffer):
             if let finished = b.finishedKey { queue.finished(finished) }
-            return queue.enqueue(message, mergeKey: b.mergeKey, bytes: buffer.readableBytes) != .overflow
+            let key = mergeable ? b.mergeKey : nil
+            return queue.enqueue(message, mergeKey: key, bytes: buffer.readableBytes) != .overflow
         case .line(let line):
             return queue.enqueue(message, mergeKey: nil, bytes: line.utf8.count + 1) != .overflow
         }
