@@ -19,6 +19,9 @@ public final class SocketServer: @unchecked Sendable {
         public init(path: String) { self.path = path }
     }
 
+    /// Connections the kernel holds for the daemon before it accepts them.
+    static let backlog: Int32 = 256
+
     public let channel: Channel
     /// The path to remove at stop; nil for a socket systemd passed.
     public let ownedPath: String?
@@ -34,7 +37,7 @@ public final class SocketServer: @unchecked Sendable {
     /// Binds (or adopts the systemd socket) and starts accepting clients for `daemon`.
     public static func start(daemon: Daemon, options: Options, logger: Logger) async throws -> SocketServer {
         let bootstrap = ServerBootstrap(group: daemon.loop)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.backlog, value: SocketServer.backlog)
             .serverChannelInitializer { channel in
                 // Out of descriptors (EMFILE, ENFILE) or memory, accept fails at once and would be
                 // retried at once: back off instead, and keep serving the connected clients.
@@ -68,6 +71,10 @@ public final class SocketServer: @unchecked Sendable {
         let channel: Channel
         do {
             channel = try await bootstrap.withBoundSocket(fd).get()
+            // NIO listens on an adopted socket with its default backlog (128) before the backlog
+            // option reaches it; listening again sets the backlog (the descriptor is NIO's now,
+            // still open, on this same number).
+            _ = listen(fd, SocketServer.backlog)
         } catch {
             close(fd)
             if let identity, FileIdentity(path: options.path) == identity { unlink(options.path) }
