@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import StrokeProtocol
 import StrokeTracker
@@ -48,6 +49,9 @@ final class ClientConnection {
     /// Since when the client's socket has taken nothing while messages wait for it (nil while it
     /// takes what it is given).
     var stalledSince: NIODeadline?
+    /// The kernel's count of bytes written to the socket and not yet read by the client, when
+    /// last looked at (`unreadBytes`).
+    private var lastUnread: UInt32?
     var closing = false
     let logger: Logger
 
@@ -73,12 +77,14 @@ final class ClientConnection {
         return true
     }
 
-    /// Queues a message; false when the client has fallen too far behind and must go.
-    func enqueue(_ message: Outgoing) -> Bool {
+    /// Queues a message; false when the client has fallen too far behind and must go. A stream
+    /// message that is not `mergeable` (one sent for a resume) is never merged with another.
+    func enqueue(_ message: Outgoing, mergeable: Bool = true) -> Bool {
         switch message {
         case .broadcast(let b, let buffer):
             if let finished = b.finishedKey { queue.finished(finished) }
-            return queue.enqueue(message, mergeKey: b.mergeKey, bytes: buffer.readableBytes) != .overflow
+            let key = mergeable ? b.mergeKey : nil
+            return queue.enqueue(message, mergeKey: key, bytes: buffer.readableBytes) != .overflow
         case .line(let line):
             return queue.enqueue(message, mergeKey: nil, bytes: line.utf8.count + 1) != .overflow
         }
@@ -104,12 +110,37 @@ final class ClientConnection {
             sent += 1
             wrote = true
         }
-        if wrote {
-            channel.flush()
+        if wrote { channel.flush() }
+        noteProgress(wrote: wrote)
+    }
+
+    /// Progress is the socket taking bytes, not the daemon handing them to NIO: a client that
+    /// reads a little at a time never lets NIO's buffer drain to writable again, yet it reads.
+    /// While anything waits (in the queue, or in NIO's buffer over its high mark), the kernel's
+    /// count of unread bytes changing (the client read a write's bytes and the kernel freed
+    /// them, or the kernel took more) is progress; unchanged, the stall clock runs.
+    private func noteProgress(wrote: Bool) {
+        guard !queue.isEmpty || !channel.isWritable else {
             stalledSince = nil
-        } else if !queue.isEmpty && stalledSince == nil {
-            stalledSince = .now()
+            lastUnread = nil
+            return
         }
+        let unread = ClientConnection.unreadBytes(channel)
+        // Without the count (a kernel before 4.12), handing bytes to NIO counts, as it did.
+        if stalledSince == nil || (unread == nil && wrote) || unread != lastUnread { stalledSince = .now() }
+        lastUnread = unread
+    }
+
+    /// `SO_MEMINFO`'s `SK_MEMINFO_WMEM_ALLOC`: memory of the socket's writes the client has not
+    /// read yet (the kernel frees a write's buffer once it has all been read).
+    static func unreadBytes(_ channel: Channel) -> UInt32? {
+        guard let provider = channel as? SocketOptionProvider else { return nil }
+        let future: EventLoopFuture<SocketMemoryInfo> = provider.unsafeGetSocketOption(
+            level: .socket, name: NIOBSDSocket.Option(rawValue: 55))  // SO_MEMINFO
+        // On the channel's event loop the option is read at once (as for SO_PEERCRED).
+        let value = NIOLockedValueBox<UInt32?>(nil)
+        future.whenSuccess { info in value.withLockedValue { $0 = info.values.2 } }
+        return value.withLockedValue { $0 }
     }
 
     /// A `moved` line with `"merged":n` after its `seq` (a hover line: after its `phase`).
@@ -119,6 +150,11 @@ final class ClientConnection {
         out.insert(contentsOf: ",\"merged\":\(merged)", at: r.lowerBound)
         return out
     }
+}
+
+/// `SO_MEMINFO`'s counters (`SK_MEMINFO_*`); `.2` is `SK_MEMINFO_WMEM_ALLOC`.
+struct SocketMemoryInfo: @unchecked Sendable {
+    var values: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 /// The slow-client thresholds (docs/protocol.md, "Slow clients").

@@ -66,7 +66,8 @@ extension Daemon {
         // What does not fit in the client's queue is never dropped: the client is disconnected.
         var ok = client.enqueue(.line(reply.finish()))
         if let resumed {
-            for m in resumed where ok && client.wants(m) { ok = client.enqueue(.shared(m)) }
+            // Every one is sent as it was (never merged): `resume` bounds how many there are.
+            for m in resumed where ok && client.wants(m) { ok = client.enqueue(.shared(m), mergeable: false) }
         } else if ok {
             var w = JSONWriter()
             w.field("type", "snapshot")

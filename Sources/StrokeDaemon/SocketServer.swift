@@ -19,6 +19,9 @@ public final class SocketServer: @unchecked Sendable {
         public init(path: String) { self.path = path }
     }
 
+    /// Connections the kernel holds for the daemon before it accepts them.
+    static let backlog: Int32 = 256
+
     public let channel: Channel
     /// The path to remove at stop; nil for a socket systemd passed.
     public let ownedPath: String?
@@ -34,13 +37,12 @@ public final class SocketServer: @unchecked Sendable {
     /// Binds (or adopts the systemd socket) and starts accepting clients for `daemon`.
     public static func start(daemon: Daemon, options: Options, logger: Logger) async throws -> SocketServer {
         let bootstrap = ServerBootstrap(group: daemon.loop)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.backlog, value: SocketServer.backlog)
             .serverChannelInitializer { channel in
                 // Out of descriptors (EMFILE, ENFILE) or memory, accept fails at once and would be
                 // retried at once: back off instead, and keep serving the connected clients.
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { error in daemon.acceptFailed(error) })
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff { error in daemon.acceptFailed(error) })
                 }
             }
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
@@ -60,14 +62,24 @@ public final class SocketServer: @unchecked Sendable {
         let directory = options.path.lastIndex(of: "/").map { String(options.path[..<$0]) } ?? ""
         if !directory.isEmpty { mkdir(directory, 0o755) }
         try removeStaleSocket(at: options.path)
+        // Bound here and handed to NIO as a descriptor, so that NIO never knows the path: NIO
+        // unlinks the path of a socket it bound when it closes it, which would remove the socket
+        // of a daemon started on the same path after this one's file was removed. `stop()`
+        // removes the file only if it is still the one bound here.
+        let fd = try bindUnixSocket(path: options.path)
+        let identity = FileIdentity(path: options.path)
         let channel: Channel
         do {
-            channel = try await bootstrap.bind(unixDomainSocketPath: options.path, cleanupExistingSocketFile: false).get()
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            // Another daemon bound it between the check and the bind.
-            throw SocketServerError.inUse(options.path)
+            channel = try await bootstrap.withBoundSocket(fd).get()
+            // NIO listens on an adopted socket with its default backlog (128) before the backlog
+            // option reaches it; listening again sets the backlog (the descriptor is NIO's now,
+            // still open, on this same number).
+            _ = listen(fd, SocketServer.backlog)
+        } catch {
+            close(fd)
+            if let identity, FileIdentity(path: options.path) == identity { unlink(options.path) }
+            throw error
         }
-        let identity = FileIdentity(path: options.path)
         do {
             do {
                 try setPermissions(path: options.path, mode: options.mode, group: options.group)
@@ -77,7 +89,7 @@ public final class SocketServer: @unchecked Sendable {
             }
         } catch {
             try? await channel.close()
-            unlink(options.path)
+            if let identity, FileIdentity(path: options.path) == identity { unlink(options.path) }
             throw error
         }
         logger.info("listening", metadata: ["socket": "\(options.path)", "mode": "\(String(options.mode, radix: 8))"])
@@ -101,6 +113,35 @@ public final class SocketServer: @unchecked Sendable {
         guard st.st_mode & S_IFMT == S_IFSOCK else { throw SocketServerError.notASocket(path) }
         if socketAccepts(path) { throw SocketServerError.inUse(path) }
         unlink(path)
+    }
+
+    /// A Unix stream socket bound at `path` (not yet listening: NIO listens when it adopts it).
+    /// `inUse` when another daemon bound the path between the stale check and this bind.
+    static func bindUnixSocket(path: String) throws -> Int32 {
+        guard var address = unixAddress(path) else { throw SocketServerError.system("bind \(path)", ENAMETOOLONG) }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SocketServerError.system("socket", errno) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if bound != 0 {
+            let e = errno
+            close(fd)
+            if e == EADDRINUSE { throw SocketServerError.inUse(path) }
+            throw SocketServerError.system("bind \(path)", e)
+        }
+        return fd
+    }
+
+    static func unixAddress(_ path: String) -> sockaddr_un? {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        return address
     }
 
     /// Whether a connection to the Unix socket at `path` succeeds.

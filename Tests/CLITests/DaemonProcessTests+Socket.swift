@@ -103,8 +103,18 @@ extension DaemonProcessTests {
             if again == nil { usleep(50_000) }
         }
         #expect(again?.contains(#""type":"hello""#) == true)
+        // The episode is over (and its count logged) at a connection a second after the last failure.
+        for _ in 0..<40 where !logText().contains("failedAccepts=") {
+            usleep(200_000)
+            _ = try? LineSocket(path: path).readLine(timeout: 2)
+        }
         kill(process.processIdentifier, SIGTERM)
         #expect(waitForExit(process, seconds: 20))
+        // Accept was retried every 100 ms for the second or few the episode lasted, not in a
+        // busy loop (which retries millions of times a second).
+        let failed = logText().components(separatedBy: "failedAccepts=").dropFirst().first?.prefix { $0.isNumber }
+        let attempts = try #require(failed.flatMap { Int($0) }, "\(logText())")
+        #expect(attempts >= 1 && attempts < 1000, "\(attempts) failed accepts")
     }
 }
 

@@ -76,6 +76,40 @@ import Glibc
     }
 }
 
+extension StallTests {
+    /// A client that keeps reading a little at a time never lets the daemon's buffer for it drain
+    /// back to writable, yet its socket takes bytes: the stall rule leaves it alone.
+    @Test func aClientThatReadsALittleAtATimeIsNotStalled() async throws {
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(
+            mergeAfter: 100_000, disconnectAfter: 200_000, disconnectAfterBytes: 1 << 30, totalBytes: 1 << 30,
+            disconnectAfterStall: .seconds(2))
+        let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings, looping: true)
+        let slow = try d.connect()
+        _ = try slow.subscribe()
+        // Far more than the socket's buffers hold, so that messages wait in the daemon.
+        for _ in 0..<3 { try await d.advance(300) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        var read = 0
+        var tail: [UInt8] = []
+        for _ in 0..<100 {  // 5 s of 512 bytes every 50 ms, while the stream goes on
+            let n = recv(slow.socket.fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if n > 0 {
+                read += n
+                tail = Array((tail + buffer[..<n]).suffix(512))
+            }
+            try await d.advance(5)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let stats = try await d.onLoop { $0.stats }
+        #expect(stats.slowClientsDisconnected == 0)
+        #expect(stats.clients == 1)
+        #expect(read > 10_000)
+        #expect(!String(decoding: tail, as: UTF8.self).contains("goodbye"))
+        try await d.stop()
+    }
+}
+
 @Suite(.serialized) struct HistoryPageTests {
     func history(_ c: TestClient, _ extra: [String: Any] = [:]) throws -> [String: Any] {
         var request: [String: Any] = ["id": 9, "request": "history"]
@@ -199,6 +233,24 @@ import Glibc
         let c = try d.connect()
         try c.send(["id": 1, "request": "ping"])
         #expect(try c.next()["request"] as? String == "ping")
+        try await d.stop()
+    }
+
+    /// A daemon whose socket file was removed, and replaced by another daemon's, leaves that
+    /// one in place when it stops (the file goes only if it is still the one this daemon bound).
+    @Test func stoppingLeavesAnotherDaemonsSocketAtTheSamePath() async throws {
+        let d = try await TestDaemon()
+        unlink(d.path)
+        var options = SocketServer.Options(path: d.path)
+        options.group = nil
+        let second = try await SocketServer.start(daemon: d.daemon, options: options, logger: .init(label: "second"))
+        await d.server.stop()
+        #expect(FileManager.default.fileExists(atPath: d.path))
+        let c = try d.connect()
+        try c.send(["id": 1, "request": "ping"])
+        #expect(try c.next()["request"] as? String == "ping")
+        await second.stop()
+        #expect(!FileManager.default.fileExists(atPath: d.path))
         try await d.stop()
     }
 

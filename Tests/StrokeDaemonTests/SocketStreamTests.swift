@@ -125,6 +125,25 @@ func replayTranscript(_ name: String) throws -> [String] {
         try await d.stop()
     }
 
+    /// A resume further back than `mergeAfter` still sends every message after the given one,
+    /// none merged (the resumed messages are queued before the client can read any).
+    @Test func resumingMoreThanMergeAfterBackMergesNothing() async throws {
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(mergeAfter: 16, disconnectAfter: 100_000, disconnectAfterBytes: 1 << 30, totalBytes: 1 << 30)
+        let d = try await TestDaemon(settings: settings)
+        let start = try await d.onLoop { Int($0.hub.seq) }
+        try await d.advance()
+        let missed = try await d.onLoop { Int($0.hub.seq) } - start
+        #expect(missed > 16 * 4)
+        let c = try d.connect()
+        let (reply, _) = try c.subscribe(["resumeAfter": start])
+        #expect(reply["resumed"] as? Bool == true)
+        let resumed = try c.read(missed)
+        #expect(resumed.map { $0.json["seq"] as? Int ?? 0 } == Array((start + 1)...(start + missed)))
+        #expect(resumed.allSatisfy { !$0.contains("\"merged\"") })
+        try await d.stop()
+    }
+
     @Test func shutdownCancelsLiveStrokesThenSaysGoodbye() async throws {
         let d = try await TestDaemon()
         let c = try d.connect()
