@@ -146,27 +146,36 @@ import Glibc
         #expect(text.hasSuffix("goodbye: shutdown\n"))
     }
 
-    @Test func pythonExampleClientNeedsOnlyTheStandardLibrary() throws {
-        let daemon = try RunningDaemon(["--speed", "0", "--loop"])
+    /// Runs `examples/strokes_client.py --json` against `daemon` until `strokes` strokes ended:
+    /// whether it finished in time, its exit status, its output and its closing summary.
+    func runExampleClient(_ daemon: RunningDaemon, strokes: Int) throws
+        -> (finished: Bool, status: Int32, text: String, summary: [String: Any])
+    {
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         python.arguments = [
             "python3", CLI.repo.appendingPathComponent("examples/strokes_client.py").path, "--socket", daemon.socketPath,
-            "--strokes", "200", "--json",
+            "--strokes", String(strokes), "--json",
         ]
         let out = Pipe()
         python.standardOutput = out
         try python.run()
         let finished = waitForExit(python, seconds: 60)
-        #expect(finished, "the example client did not finish within 60 s")
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(python.terminationStatus == 0, "daemon running: \(daemon.process.isRunning); its log:\n\(daemon.log)")
         let summary = text.split(separator: "\n").last.map(String.init)?.json ?? [:]
+        return (finished, finished ? python.terminationStatus : -1, text, summary)
+    }
+
+    @Test func pythonExampleClientNeedsOnlyTheStandardLibrary() throws {
+        let daemon = try RunningDaemon(["--speed", "0", "--loop"])
+        let run = try runExampleClient(daemon, strokes: 200)
+        #expect(run.finished, "the example client did not finish within 60 s")
+        #expect(run.status == 0, "daemon running: \(daemon.process.isRunning); its log:\n\(daemon.log)")
         // Recording 01, looped as fast as possible: every stroke ends, and every sequence number
         // is either received or counted in a merged move.
-        #expect(summary["ended"] as? Int == 200)
-        #expect(summary["cancelled"] as? Int == 0)
-        #expect(summary["missing"] as? Int == 0)
+        #expect(run.summary["ended"] as? Int == 200)
+        #expect(run.summary["cancelled"] as? Int == 0)
+        #expect(run.summary["missing"] as? Int == 0)
         _ = daemon.stop()
     }
 
@@ -174,22 +183,12 @@ import Glibc
     /// example client as it was written before pens sees a complete stream.
     @Test func pythonExampleClientKeepsWorkingWithAPenDevice() throws {
         let daemon = try RunningDaemon(["--speed", "0", "--loop"], recording: "18-wacom-dth2242-pen-buttons.evemu")
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = [
-            "python3", CLI.repo.appendingPathComponent("examples/strokes_client.py").path, "--socket", daemon.socketPath,
-            "--strokes", "21", "--json",
-        ]
-        let out = Pipe()
-        python.standardOutput = out
-        try python.run()
-        #expect(waitForExit(python, seconds: 60), "the example client did not finish within 60 s")
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(python.terminationStatus == 0, "its log:\n\(daemon.log)")
-        let summary = text.split(separator: "\n").last.map(String.init)?.json ?? [:]
-        #expect(summary["ended"] as? Int == 21)
-        #expect(summary["missing"] as? Int == 0)
-        #expect(!text.contains(#""type": "hover""#) && !text.contains(#""type":"hover""#))
+        let run = try runExampleClient(daemon, strokes: 21)
+        #expect(run.finished, "the example client did not finish within 60 s")
+        #expect(run.status == 0, "its log:\n\(daemon.log)")
+        #expect(run.summary["ended"] as? Int == 21)
+        #expect(run.summary["missing"] as? Int == 0)
+        #expect(!run.text.contains(#""type": "hover""#) && !run.text.contains(#""type":"hover""#))
         _ = daemon.stop()
     }
 
