@@ -81,7 +81,7 @@ public struct StrokeTracker: Sendable {
                     assertionFailure("decoder bug: moved for \(key), which is not in progress")
                     continue
                 }
-                if geometry.jumpDetection != nil, isJump(key, inProgress.values[index], to: point, geometry) {
+                if geometry.jumpDetection != nil, isJump(key, from: inProgress.values[index].points[inProgress.values[index].points.count - 1], to: point, geometry) {
                     splitAtJump(key, e, point: point, frame: frame, into: &out)
                     continue
                 }
@@ -94,8 +94,8 @@ public struct StrokeTracker: Sendable {
                     kind: .hover(phase), stroke: .hover(device: device, slot: e.slot), device: device, frame: frame,
                     slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
             case .ended, .cancelled:
-                if e.kind == .ended, geometry.jumpDetection != nil, let stroke = inProgress[key],
-                    isJump(key, stroke, to: point, geometry)
+                if e.kind == .ended, geometry.jumpDetection != nil, let last = inProgress[key]?.points.last,
+                    isJump(key, from: last, to: point, geometry)
                 {
                     // The lift sample is somewhere else: the finger that lifted there is a stroke
                     // of its own, begun and ended in this frame.
@@ -120,10 +120,13 @@ public struct StrokeTracker: Sendable {
         }
     }
 
-    /// Judges the motion of `stroke` to `point`, remembering its distance for the next motion.
-    private mutating func isJump(_ key: StrokeKey, _ stroke: Stroke, to point: StrokePoint, _ geometry: DeviceGeometry) -> Bool {
+    /// Judges the motion of the stroke under `key` from its last point to `point`, remembering its
+    /// distance for the next motion.
+    private mutating func isJump(
+        _ key: StrokeKey, from last: StrokePoint, to point: StrokePoint, _ geometry: DeviceGeometry
+    ) -> Bool {
         let verdict = geometry.jumpDetection!.judge(
-            from: stroke.points[stroke.points.count - 1], to: point, lastDistance: jumpDistances[key] ?? 0,
+            from: last, to: point, lastDistance: jumpDistances[key] ?? 0,
             geometry: geometry)
         switch verdict {
         case .motion(let distance):
