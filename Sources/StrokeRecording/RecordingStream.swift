@@ -37,11 +37,13 @@ public struct RecordingStream: Sendable {
     public let file: String
     public let devices: [Device]
     private var source: Source
+    /// Per device, the next event to read from memory (`Source.memory`).
+    private var cursors: [Int] = []
     /// Events returned so far, all devices.
     public private(set) var eventsRead = 0
 
     private enum Source: Sendable {
-        case memory(events: [[InputEvent]], cursors: [Int], tails: [TruncatedTail?])
+        case memory(events: [[InputEvent]], tails: [TruncatedTail?])
         case lines(LineEvents)
     }
 
@@ -80,10 +82,8 @@ public struct RecordingStream: Sendable {
         format = recording.format
         self.file = file
         devices = recording.devices.map { Device(description: $0.description, node: $0.node) }
-        source = .memory(
-            events: recording.devices.map(\.events), cursors: recording.devices.map { _ in 0 },
-            tails: recording.devices.map(\.truncatedTail)
-        )
+        source = .memory(events: recording.devices.map(\.events), tails: recording.devices.map(\.truncatedTail))
+        cursors = Array(repeating: 0, count: recording.devices.count)
     }
 
     private init(lines reader: LineReader, format: RecordingFormat, handle: OpenFile?) throws(RecordingError) {
@@ -109,15 +109,14 @@ public struct RecordingStream: Sendable {
     /// - Throws: `RecordingError` at a malformed event line.
     public mutating func next(device: Int) throws(RecordingError) -> InputEvent? {
         switch source {
-        case .memory(let events, var cursors, let tails):
+        case .memory(let events, _):
             guard cursors[device] < events[device].count else { return nil }
             let event = events[device][cursors[device]]
             cursors[device] += 1
-            source = .memory(events: events, cursors: cursors, tails: tails)
             eventsRead += 1
             return event
         case .lines(var lines):
-            source = .memory(events: [], cursors: [], tails: [])  // Keeps `lines` uniquely referenced.
+            source = .memory(events: [], tails: [])  // Keeps `lines` uniquely referenced.
             defer { source = .lines(lines) }
             let event = try lines.next()
             if event != nil { eventsRead += 1 }
@@ -128,7 +127,7 @@ public struct RecordingStream: Sendable {
     /// Where device `device`'s events stopped mid-frame; known once its events are all read.
     public func truncatedTail(device: Int) -> TruncatedTail? {
         switch source {
-        case .memory(_, _, let tails): return tails[device]
+        case .memory(_, let tails): return tails[device]
         case .lines(let lines): return lines.tail
         }
     }
