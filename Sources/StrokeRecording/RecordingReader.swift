@@ -10,9 +10,10 @@ public enum RecordingReader {
     /// after comments), evtest output with its `Input driver version` / `Input device ID` header,
     /// and everything else is taken as evemu, whose reader names the first line it cannot read.
     public static func detectFormat(_ bytes: [UInt8]) -> RecordingFormat {
-        var scanner = LineScanner(bytes)
+        var scanner = LineReader(bytes: bytes, file: "")
         var inspected = 0
-        while let range = scanner.nextLine(), inspected < 64 {
+        // A line too long to read ends the look as the end of the input does.
+        while let range = (try? scanner.nextLine()) ?? nil, inspected < 64 {
             let line = scanner.string(range).trimmingSpaces()
             if line.isEmpty { continue }
             inspected += 1

@@ -1,38 +1,3 @@
-/// Walks the lines of a byte buffer without copying them, and parses the numbers evemu and evtest
-/// write. Lines end at `\n`; a trailing `\r` is dropped.
-struct LineScanner {
-    let bytes: [UInt8]
-    private(set) var offset = 0
-    /// 1-based number of the line last returned by `nextLine()`.
-    private(set) var lineNumber = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    /// The next line as a range into `bytes`, or nil at the end.
-    mutating func nextLine() -> Range<Int>? {
-        guard offset < bytes.count else { return nil }
-        let start = offset
-        var end = start
-        bytes.withUnsafeBufferPointer { buf in
-            while end < buf.count && buf[end] != UInt8(ascii: "\n") { end += 1 }
-        }
-        offset = end + 1
-        lineNumber += 1
-        if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        return start..<end
-    }
-
-    /// Puts back the line last returned (one level only).
-    mutating func pushBack(_ line: Range<Int>) {
-        offset = line.lowerBound
-        lineNumber -= 1
-    }
-
-    func string(_ range: Range<Int>) -> String {
-        String(decoding: bytes[range], as: UTF8.self)
-    }
-}
-
 /// A cursor over one line for field-by-field parsing.
 struct FieldCursor {
     let bytes: UnsafeBufferPointer<UInt8>
