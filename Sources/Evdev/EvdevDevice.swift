@@ -93,10 +93,7 @@ public final class EvdevDevice {
     public func toolSeedEvents(time: Timestamp) -> [InputEvent] {
         let d = description
         guard d.touchProtocol == .tool else { return [] }
-        let inProximity = d.penTools.contains { tool in
-            let code = tool == ToolType.pen ? KeyCode.btnToolPen : UInt16(tool)
-            return libevdev_get_event_value(dev, UInt32(EV_KEY), UInt32(code)) != 0
-        }
+        let inProximity = d.penToolKeys.contains { libevdev_get_event_value(dev, UInt32(EV_KEY), UInt32($0)) != 0 }
         guard inProximity else { return [] }
         var events: [InputEvent] = []
         for code in [AbsCode.x, AbsCode.y, AbsCode.pressure, AbsCode.distance] where d.has(.abs, code) {

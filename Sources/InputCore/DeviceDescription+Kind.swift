@@ -38,7 +38,7 @@ extension DeviceDescription {
         let hasMTPosition = has(.abs, AbsCode.mtPositionX) && has(.abs, AbsCode.mtPositionY)
         let hasSTPosition = has(.abs, AbsCode.x) && has(.abs, AbsCode.y)
         if hasMTPosition && !has(.abs, AbsCode.mtSlot) && !has(.abs, AbsCode.reserved) { return .anonymous }
-        if hasSTPosition && !penTools.isEmpty { return .tool }
+        if hasSTPosition && (KeyCode.btnToolPen...KeyCode.btnToolAirbrush).contains(where: { has(.key, $0) }) { return .tool }
         if hasSTPosition && has(.key, KeyCode.btnTouch) { return .singleTouch }
         return .none
     }
@@ -46,10 +46,11 @@ extension DeviceDescription {
     /// `INPUT_PROP_SEMI_MT`: the slots carry the corners of a bounding box, not the fingers.
     public var isSemiMT: Bool { hasProperty(InputProperty.semiMT) }
 
+    /// The pen tools' `BTN_TOOL_*` codes the device declares, in code order.
+    public var penToolKeys: [UInt16] { (KeyCode.btnToolPen...KeyCode.btnToolAirbrush).filter { has(.key, $0) } }
+
     /// The pen tools (`ToolType` values) the device declares a `BTN_TOOL_*` bit for, in code order.
-    public var penTools: [Int32] {
-        (KeyCode.btnToolPen...KeyCode.btnToolAirbrush).compactMap { has(.key, $0) ? ToolType.penTool(key: $0) : nil }
-    }
+    public var penTools: [Int32] { penToolKeys.compactMap(ToolType.penTool(key:)) }
 
     public var kind: DeviceKind {
         guard touchProtocol != .none else { return .other }

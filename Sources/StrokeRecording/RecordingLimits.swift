@@ -4,9 +4,6 @@ import InputCore
 /// gives is checked here before anything is allocated from it, and a file that goes beyond a limit
 /// is refused with `file:line` (docs/decoder.md, "Recordings").
 public enum RecordingLimits {
-    /// Most multitouch slots (`ABS_MT_SLOT` maximum + 1): `DeviceDescription.maxSlots`, 256,
-    /// libevdev's own limit.
-    public static let maxSlots = DeviceDescription.maxSlots
     /// Most devices in one libinput recording.
     public static let maxDevices = 64
     /// Longest line of an evemu or evtest file. Real lines are under 200 bytes; the longest header
@@ -36,8 +33,8 @@ public enum RecordingLimits {
             if info.minimum != 0 {
                 return "ABS_MT_SLOT min is \(info.minimum); the kernel's multitouch protocol requires 0"
             }
-            if Int64(info.maximum) >= Int64(maxSlots) {
-                return "ABS_MT_SLOT max \(info.maximum) declares \(Int64(info.maximum) + 1) slots; strokes reads at most \(maxSlots) (libevdev's limit)"
+            if Int64(info.maximum) >= Int64(DeviceDescription.maxSlots) {
+                return "ABS_MT_SLOT max \(info.maximum) declares \(Int64(info.maximum) + 1) slots; strokes reads at most \(DeviceDescription.maxSlots) (libevdev's limit)"
             }
         }
         return nil

@@ -6,7 +6,7 @@ import StrokeTracker
 /// Per-recording figures: what `strokes replay --summary` prints.
 public struct ReplaySummary: Sendable {
     public var format: RecordingFormat
-    public var devices: [(name: String, kind: DeviceKind, slots: Int?)]
+    public var devices: [(name: String, kind: DeviceKind, touchProtocol: TouchProtocol, slots: Int?)]
     public var events: Int
     public var frames = 0
     public var drops = 0
@@ -29,7 +29,7 @@ public struct ReplaySummary: Sendable {
 
     init(stream: RecordingStream) {
         format = stream.format
-        devices = stream.devices.map { ($0.description.name, $0.description.kind, $0.description.slotCount) }
+        devices = stream.devices.map { ($0.description.name, $0.description.kind, $0.description.touchProtocol, $0.description.slotCount) }
         events = 0
     }
 
@@ -62,7 +62,7 @@ public struct ReplaySummary: Sendable {
         var out: [String] = []
         out.append("format: \(format)")
         for (i, d) in devices.enumerated() {
-            out.append("device \(i + 1): \"\(d.name)\" (\(d.kind.rawValue), \(d.slots.map { "\($0) slots" } ?? (d.kind == .penDisplay || d.kind == .tablet ? "pen" : "single touch")))")
+            out.append("device \(i + 1): \"\(d.name)\" (\(d.kind.rawValue), \(d.slots.map { "\($0) slots" } ?? (d.touchProtocol == .tool ? "pen" : "single touch")))")
         }
         out.append("events: \(events)")
         out.append("frames: \(frames)")

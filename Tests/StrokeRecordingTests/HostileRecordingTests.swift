@@ -49,7 +49,7 @@ enum Hostile {
 
     @Test func theLargestAllowedSlotCountAndZeroWidthAxesAreRead() throws {
         let slots = try RecordingReader.read(path: Hostile.path("slot-max-255.evemu"))
-        #expect(slots.devices[0].description.slotCount == RecordingLimits.maxSlots)
+        #expect(slots.devices[0].description.slotCount == DeviceDescription.maxSlots)
         let flat = try RecordingReader.read(path: Hostile.path("axis-zero-width.evemu"))
         #expect(flat.devices[0].description.absInfo[AbsCode.mtPositionX] == AbsInfo(minimum: 0, maximum: 0, resolution: 10))
         #expect(flat.devices[0].events.count == 9)
