@@ -47,7 +47,6 @@ public struct Broadcast: Sendable {
         case .hover(.proximityOut): return .hover(device: e.device, slot: e.slot)
         case .began, .moved, .hover(.proximityIn), .hover(.motion): return nil
         }
-        return nil
     }
 
     /// A `hover` event: sent only to clients that ask for `hover` in `subscribe.events`.

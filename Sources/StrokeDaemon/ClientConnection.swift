@@ -1,5 +1,4 @@
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import StrokeProtocol
 import StrokeTracker
@@ -41,8 +40,6 @@ final class ClientConnection {
     let id: UInt64
     let channel: Channel
     var peer: PeerCredentials?
-    /// The peer's supplementary groups (`SO_PEERGROUPS`), nil where the kernel did not say.
-    var peerGroups: Set<UInt32>?
     var subscription: ClientRequest.Subscription?
     var queue: ClientQueue<Outgoing>
     var sent: UInt64 = 0
@@ -134,13 +131,8 @@ final class ClientConnection {
     /// `SO_MEMINFO`'s `SK_MEMINFO_WMEM_ALLOC`: memory of the socket's writes the client has not
     /// read yet (the kernel frees a write's buffer once it has all been read).
     static func unreadBytes(_ channel: Channel) -> UInt32? {
-        guard let provider = channel as? SocketOptionProvider else { return nil }
-        let future: EventLoopFuture<SocketMemoryInfo> = provider.unsafeGetSocketOption(
-            level: .socket, name: NIOBSDSocket.Option(rawValue: 55))  // SO_MEMINFO
-        // On the channel's event loop the option is read at once (as for SO_PEERCRED).
-        let value = NIOLockedValueBox<UInt32?>(nil)
-        future.whenSuccess { info in value.withLockedValue { $0 = info.values.2 } }
-        return value.withLockedValue { $0 }
+        let info: SocketMemoryInfo? = SocketOption.read(channel, 55)  // SO_MEMINFO
+        return info?.values.2
     }
 
     /// A `moved` line with `"merged":n` after its `seq` (a hover line: after its `phase`).

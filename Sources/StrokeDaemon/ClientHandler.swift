@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import StrokeProtocol
 
@@ -97,13 +96,6 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The peer's pid, uid and gid (`SO_PEERCRED`), which the kernel fills at connect time.
     static func peerCredentials(_ channel: Channel) -> PeerCredentials? {
-        guard let provider = channel as? SocketOptionProvider else { return nil }
-        let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
-            level: .socket, name: NIOBSDSocket.Option(rawValue: SO_PEERCRED))
-        // On the channel's event loop the option is read at once and the future is already
-        // complete, so the callback runs before this returns.
-        let credentials = NIOLockedValueBox<PeerCredentials?>(nil)
-        future.whenSuccess { value in credentials.withLockedValue { $0 = value } }
-        return credentials.withLockedValue { $0 }
+        SocketOption.read(channel, SO_PEERCRED)
     }
 }

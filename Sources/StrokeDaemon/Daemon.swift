@@ -167,7 +167,6 @@ public final class Daemon: @unchecked Sendable {
         let client = ClientConnection(id: nextClient, channel: channel, limits: settings.queue, logger: logger)
         nextClient += 1
         client.peer = peer
-        client.peerGroups = groups
         client.logger.info("client connected", metadata: ["peer": "\(peer.map(\.description) ?? "unknown")"])
         if let peer, !Daemon.allowed(peer, groups: groups, uids: settings.allowUIDs, gids: settings.allowGIDs) {
             client.logger.warning("client refused: not in the allow-list", metadata: ["peer": "\(peer)"])

@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 import NIOCore
 
 #if canImport(Glibc)
@@ -17,18 +16,9 @@ enum PeerGroups {
     typealias Buffer = (gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t, gid_t)
 
     static func read(_ channel: Channel) -> Set<UInt32>? {
-        guard let provider = channel as? SocketOptionProvider else { return nil }
-        let future: EventLoopFuture<Buffer> = provider.unsafeGetSocketOption(
-            level: .socket, name: NIOBSDSocket.Option(rawValue: 59))  // SO_PEERGROUPS
-        let result = NIOLockedValueBox<Set<UInt32>?>(nil)
-        // On the channel's event loop the option is read at once and the future is complete.
-        future.whenSuccess { buffer in
-            var groups = Set<UInt32>()
-            withUnsafeBytes(of: buffer) { raw in
-                for gid in raw.bindMemory(to: gid_t.self) where gid != 0 { groups.insert(UInt32(gid)) }
-            }
-            result.withLockedValue { $0 = groups }
+        let buffer: Buffer? = SocketOption.read(channel, 59)  // SO_PEERGROUPS
+        return buffer.map { buffer in
+            withUnsafeBytes(of: buffer) { raw in Set(raw.bindMemory(to: gid_t.self).filter { $0 != 0 }.map { UInt32($0) }) }
         }
-        return result.withLockedValue { $0 }
     }
 }
