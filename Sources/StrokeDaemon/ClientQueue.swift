@@ -63,7 +63,7 @@ public struct ClientQueue<Message: Sendable>: Sendable {
     }
 
     /// New limits (a configuration reload): they apply from the next message on.
-    public mutating func setLimits(mergeAfter: Int, disconnectAfter: Int, byteLimit: Int = .max) {
+    public mutating func setLimits(mergeAfter: Int, disconnectAfter: Int, byteLimit: Int) {
         precondition(mergeAfter > 0 && disconnectAfter >= mergeAfter && byteLimit > 0)
         mergeThreshold = mergeAfter
         disconnectThreshold = disconnectAfter

@@ -98,7 +98,7 @@ extension Daemon {
     /// not part of it. False when the cursor cannot be one this daemon gave.
     func historyPage(limit: Int?, devices: Set<UInt32>?, cursor: ClientRequest.HistoryCursor?, into reply: inout JSONWriter) -> Bool {
         let kept = hub.tracker.completed.elements
-        let total = hub.completedTotal
+        let total = hub.tracker.completed.appended  // history cursors count completions
         let first = total - UInt64(kept.count)
         func wanted(_ s: Stroke) -> Bool { devices.map { $0.contains(s.device.rawValue) } ?? true }
         var next: UInt64

@@ -45,7 +45,7 @@ public struct DaemonConfiguration: Sendable {
     }
 
     /// Touch-jump detection for the devices a selector matches.
-    public struct DeviceJumps: Sendable {
+    public struct DeviceJumps: Hashable, Sendable {
         public var match: String
         public var setting: JumpSetting
     }
@@ -98,9 +98,8 @@ extension DaemonConfiguration {
         if old.replaySpeed != new.replaySpeed { keys.append("devices.speed") }
         if old.history != new.history { keys.append("history") }
         if old.resume != new.resume { keys.append("resume") }
-        if old.touchJumps.map({ "\($0.match)=\($0.setting)" }) != new.touchJumps.map({ "\($0.match)=\($0.setting)" }) {
-            keys.append("touchJumps")
-        }
+        if old.touchJumps != new.touchJumps { keys.append("touchJumps") }
+        if old.noTouchArbitration != new.noTouchArbitration { keys.append("noTouchArbitration") }
         return keys
     }
 }

@@ -26,9 +26,6 @@ public struct Hub: Sendable {
     private var contacts: [ContactEvent] = []
     private var strokeEvents: [StrokeEvent] = []
     public private(set) var framesProcessed: UInt64 = 0
-    /// Strokes ever completed (ended): `tracker.completed.elements[i]` is completion number
-    /// `completedTotal - completed.count + i`, what history cursors count in.
-    public private(set) var completedTotal: UInt64 = 0
 
     public init(historyLimit: Int, resumeLimit: Int) {
         tracker = StrokeTracker(historyLimit: historyLimit)
@@ -150,7 +147,6 @@ public struct Hub: Sendable {
                 out.append(Broadcast(seq: seq, kind: .stroke(e), device: device, line: e.json(geometry: geometry)))
                 continue
             }
-            if e.kind == .ended { completedTotal += 1 }
             let next = seq + 1
             let line = e.json(geometry: geometry) { $0.field("seq", next) }
             out.append(publish(.stroke(e), device: device, line: line))

@@ -76,8 +76,10 @@ public final class SocketServer: @unchecked Sendable {
             // still open, on this same number).
             _ = listen(fd, SocketServer.backlog)
         } catch {
-            close(fd)
-            if let identity, FileIdentity(path: options.path) == identity { unlink(options.path) }
+            // NIO closes the descriptor itself when it fails after adopting it; close it here only
+            // if it is still open (at start-up nothing else can have been given its number).
+            if fcntl(fd, F_GETFD) != -1 { close(fd) }
+            unlinkIfSame(options.path, identity)
             throw error
         }
         do {
@@ -89,7 +91,7 @@ public final class SocketServer: @unchecked Sendable {
             }
         } catch {
             try? await channel.close()
-            if let identity, FileIdentity(path: options.path) == identity { unlink(options.path) }
+            unlinkIfSame(options.path, identity)
             throw error
         }
         logger.info("listening", metadata: ["socket": "\(options.path)", "mode": "\(String(options.mode, radix: 8))"])
@@ -101,7 +103,7 @@ public final class SocketServer: @unchecked Sendable {
     /// path after this one was gone, keeps its socket.
     public func stop() async {
         try? await channel.close()
-        if let ownedPath, let identity, FileIdentity(path: ownedPath) == identity { unlink(ownedPath) }
+        if let ownedPath { SocketServer.unlinkIfSame(ownedPath, identity) }
     }
 
     /// One daemon per socket: a socket that accepts a connection belongs to a running daemon and
@@ -131,6 +133,11 @@ public final class SocketServer: @unchecked Sendable {
             throw SocketServerError.system("bind \(path)", e)
         }
         return fd
+    }
+
+    /// Removes the socket file at `path` only if it is still the one this daemon bound.
+    static func unlinkIfSame(_ path: String, _ identity: FileIdentity?) {
+        if let identity, FileIdentity(path: path) == identity { unlink(path) }
     }
 
     static func unixAddress(_ path: String) -> sockaddr_un? {

@@ -97,4 +97,15 @@ import Testing
             }
         }
     }
+
+    /// Both are read when a device is added, so a reload must say they wait for a restart
+    /// (`noTouchArbitration` was silently ignored).
+    @Test func deviceKeysReadAtAddAreRestartKeys() throws {
+        let old = DaemonConfiguration()
+        var new = old
+        #expect(DaemonConfiguration.restartKeysChanged(from: old, to: new).isEmpty)
+        new.noTouchArbitration = ["name:X"]
+        new.touchJumps = try DaemonConfiguration.parse("touchJumps: [{match: 'name:Y', threshold: off}]\n", file: "t.yaml").touchJumps
+        #expect(DaemonConfiguration.restartKeysChanged(from: old, to: new) == ["touchJumps", "noTouchArbitration"])
+    }
 }
