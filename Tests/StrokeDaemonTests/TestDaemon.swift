@@ -146,6 +146,14 @@ final class TestClient {
         }
     }
 
+    /// What the reply to `request` carries; throws when an error (or anything else) comes instead.
+    func result(_ request: Request) throws -> Reply.Result {
+        guard case .reply(let reply) = try ask(request) else {
+            throw LineSocket.Error(message: "expected a reply to \(request.command.name), got \(lines.last ?? "")")
+        }
+        return reply.result
+    }
+
     /// Every line that arrives until none has for `quiet` seconds (or the stream ends).
     func drain(quiet: Double = 0.5) throws -> [String] {
         var out: [String] = []
