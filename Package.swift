@@ -26,7 +26,7 @@ let package = Package(
         ),
         .target(name: "CEvdevShims"),
         .target(name: "InputCore"),
-        .target(name: "Evdev", dependencies: ["CLibevdev", "CEvdevShims", "InputCore", "MultitouchDecoder"]),
+        .target(name: "Evdev", dependencies: ["CLibevdev", "CEvdevShims", "InputCore"]),
         .target(name: "StrokeRecording", dependencies: ["InputCore", "Yams"]),
         .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
         .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),

@@ -52,19 +52,16 @@ public struct MultitouchDecoder: Sendable {
     /// The tool of a pen device (unused otherwise).
     var pen: PenState
 
-    /// - Throws: `DecoderError` for devices that are neither protocol B nor single-touch.
+    /// - Throws: `DecoderError` for devices `DeviceDescription.touchDecoding` refuses.
     public init(description: DeviceDescription) throws(DecoderError) {
-        switch description.touchProtocol {
-        case .slots:
-            let count = description.slotCount!
-            guard count <= DeviceDescription.maxSlots else {
-                throw .tooManySlots(deviceName: description.name, count: count)
-            }
+        switch description.touchDecoding {
+        case .slots(let count):
             mode = .slots(count: count)
             slots = Array(repeating: Slot(), count: count)
             let initial = Int(description.initialSlot)
             currentSlot = initial >= 0 && initial < count ? initial : 0
         case .singleTouch:
+            // Protocol A devices too, through their single-touch emulation (docs/decoder.md).
             mode = .singleTouch
             slots = [Slot()]
             currentSlot = 0
@@ -72,16 +69,12 @@ public struct MultitouchDecoder: Sendable {
             mode = .tool
             slots = [Slot()]
             currentSlot = 0
-        case .anonymous:
-            // Protocol A: decode the single-touch emulation when the device has it (docs/decoder.md).
-            guard description.has(.abs, AbsCode.x), description.has(.abs, AbsCode.y),
-                description.has(.key, KeyCode.btnTouch)
-            else { throw .protocolAUnsupported(deviceName: description.name) }
-            mode = .singleTouch
-            slots = [Slot()]
-            currentSlot = 0
-        case .none:
+        case .refused(.protocolAWithoutSingleTouch):
+            throw .protocolAUnsupported(deviceName: description.name)
+        case .refused(.notATouchDevice):
             throw .notATouchDevice(deviceName: description.name)
+        case .refused(.tooManySlots(let count)):
+            throw .tooManySlots(deviceName: description.name, count: count)
         }
         deviceFlags = description.isSemiMT ? .semiMT : []
         declared = DeclaredAxes(description)
