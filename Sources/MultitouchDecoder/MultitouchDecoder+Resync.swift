@@ -25,7 +25,8 @@ extension MultitouchDecoder {
     public mutating func process(_ frame: Frame, origin: FrameOrigin, into out: inout [ContactEvent]) {
         self.origin = origin
         defer { self.origin = .device }
-        if origin == .resync { diagnostics.resyncs += 1 }
+        clearReports()
+        if origin == .resync { note(.resynced) }
         for event in frame.events { apply(event) }
         if mode == .tool {
             flushTool(time: frame.time, into: &out)

@@ -40,6 +40,9 @@ public struct MultitouchDecoder: Sendable {
     public let mode: Mode
     public let deviceFlags: ContactFlags
     public internal(set) var diagnostics = DecoderDiagnostics()
+    /// What the last `process` or `cancelAll` call met, the first of each kind (every one is
+    /// counted in `diagnostics`): for the caller to log.
+    public private(set) var reports: [DecoderDiagnostic] = []
 
     var slots: [Slot]
     /// The slot per-slot events apply to; nil after an out-of-range `ABS_MT_SLOT`.
@@ -97,6 +100,7 @@ public struct MultitouchDecoder: Sendable {
     public mutating func process(_ input: FrameInput, into out: inout [ContactEvent]) {
         switch input {
         case .frame(let frame):
+            clearReports()
             for event in frame.events { apply(event) }
             if mode == .tool {
                 flushTool(time: frame.time, into: &out)
@@ -104,14 +108,27 @@ public struct MultitouchDecoder: Sendable {
                 flush(time: frame.time, into: &out)
             }
         case .dropped(let time):
-            diagnostics.drops += 1
             cancelAll(reason: .eventsDropped, time: time, into: &out)
+            note(.dropped)
         }
+    }
+
+    /// Counts `d` and reports it, unless one of its kind was reported during this call.
+    mutating func note(_ d: DecoderDiagnostic) {
+        let kind = d.kind
+        diagnostics[kind] += 1
+        if !reports.contains(where: { $0.kind == kind }) { reports.append(d) }
+    }
+
+    @inline(__always)
+    mutating func clearReports() {
+        if !reports.isEmpty { reports.removeAll(keepingCapacity: true) }
     }
 
     /// Cancels every published live contact with `reason` (device removed, shutdown, lost events)
     /// and forgets what is known about every slot.
     public mutating func cancelAll(reason: CancelReason, time: Timestamp, into out: inout [ContactEvent]) {
+        clearReports()
         if mode == .tool {
             cancelTool(reason: reason, time: time, into: &out)
             return

@@ -24,6 +24,10 @@ public struct Hub: Sendable {
     private var recent: BoundedHistory<Broadcast>
     private var strokeEvents: [StrokeEvent] = []
     public private(set) var framesProcessed: UInt64 = 0
+    /// What the decoders met since `clearReports()`, the first of each kind per frame, for the
+    /// daemon to log; at most `reportLimit` (the counters in `diagnostics(of:)` count them all).
+    public private(set) var reports: [(device: DeviceID, diagnostic: DecoderDiagnostic)] = []
+    static let reportLimit = 256
 
     public init(historyLimit: Int, resumeLimit: Int) {
         tracker = StrokeTracker(historyLimit: historyLimit)
@@ -73,17 +77,19 @@ public struct Hub: Sendable {
     public mutating func process(_ input: FrameInput, device: DeviceID, into out: inout [Broadcast]) {
         guard devices[device] != nil else { return }
         strokeEvents.removeAll(keepingCapacity: true)
-        devices[device]!.pipeline.process(input, tracker: &tracker, into: &strokeEvents)
+        let reported = devices[device]!.pipeline.process(input, tracker: &tracker, into: &strokeEvents)
         if case .frame = input { framesProcessed += 1 }
         publish(strokeEvents, device: device, into: &out)
+        if reported { collectReports(device) }
     }
 
     /// Decodes a state report of `device` (libevdev's resync, or the seed of a device just opened).
     public mutating func process(_ frame: Frame, origin: FrameOrigin, device: DeviceID, into out: inout [Broadcast]) {
         guard devices[device] != nil else { return }
         strokeEvents.removeAll(keepingCapacity: true)
-        devices[device]!.pipeline.process(frame, origin: origin, tracker: &tracker, into: &strokeEvents)
+        let reported = devices[device]!.pipeline.process(frame, origin: origin, tracker: &tracker, into: &strokeEvents)
         publish(strokeEvents, device: device, into: &out)
+        if reported { collectReports(device) }
     }
 
     /// Cancels the device's strokes (`deviceRemoved`) and forgets it.
@@ -119,10 +125,20 @@ public struct Hub: Sendable {
         return Array(held[Int(after + 1 - first.seq)...])
     }
 
+    /// The decoder's counters for `device` (`stats`), nil for a device not (or no longer) added.
+    public func diagnostics(of device: DeviceID) -> DecoderDiagnostics? { devices[device]?.pipeline.diagnostics }
+
+    /// Forgets the reports (once logged).
+    public mutating func clearReports() { reports.removeAll(keepingCapacity: true) }
+
     /// The oldest sequence number a client can resume after.
     public var oldestResumable: UInt64 { recent.elements.first.map { $0.seq - 1 } ?? seq }
 
     // MARK: -
+
+    private mutating func collectReports(_ device: DeviceID) {
+        for r in devices[device]!.pipeline.reports where reports.count < Hub.reportLimit { reports.append((device, r)) }
+    }
 
     /// Numbers and encodes the stroke events of `device`.
     private mutating func publish(_ events: [StrokeEvent], device: DeviceID, into out: inout [Broadcast]) {

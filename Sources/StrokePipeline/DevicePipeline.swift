@@ -34,8 +34,13 @@ public struct DevicePipeline: Sendable {
     /// Counts of what the decoder met and handled, since the device was added.
     public var diagnostics: DecoderDiagnostics { decoder.diagnostics }
 
+    /// What the decoder met during the last call, the first of each kind: for the caller to log.
+    public var reports: [DecoderDiagnostic] { decoder.reports }
+
     /// Decodes one frame or drop marker and tracks its contacts, appending stroke events to `out`.
-    public mutating func process(_ input: FrameInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) {
+    /// Returns whether the decoder reported something (`reports`).
+    @discardableResult
+    public mutating func process(_ input: FrameInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
         contacts.removeAll(keepingCapacity: true)
         decoder.process(input, into: &contacts)
         switch input {
@@ -46,16 +51,20 @@ public struct DevicePipeline: Sendable {
             lastTime = t
         }
         tracker.apply(contacts, device: id, frame: frames, into: &out)
+        return !decoder.reports.isEmpty
     }
 
-    /// Decodes a state report (libevdev's resync, or the seed of a device just opened).
+    /// Decodes a state report (libevdev's resync, or the seed of a device just opened). Returns
+    /// whether the decoder reported something (`reports`).
+    @discardableResult
     public mutating func process(
         _ frame: Frame, origin: FrameOrigin, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
-    ) {
+    ) -> Bool {
         contacts.removeAll(keepingCapacity: true)
         decoder.process(frame, origin: origin, into: &contacts)
         lastTime = frame.time
         tracker.apply(contacts, device: id, frame: frames, into: &out)
+        return !decoder.reports.isEmpty
     }
 
     /// Cancels the device's strokes in progress with `reason` at `time` (the last time seen when
