@@ -65,7 +65,9 @@ let package = Package(
         .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
         .executableTarget(
             name: "strokes-bench",
-            dependencies: ["CMallocCounter", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore"],
+            dependencies: [
+                "CMallocCounter", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline", "StrokeProtocol", "InputCore",
+            ],
             path: "Benchmarks/strokes-bench"
         ),
         // Opt-in: `swift run -c release strokes-daemon-bench` (README, "Performance").
