@@ -26,20 +26,21 @@ let package = Package(
         ),
         .target(name: "CEvdevShims"),
         .target(name: "InputCore"),
-        .target(name: "Evdev", dependencies: ["CLibevdev", "CEvdevShims", "InputCore", "MultitouchDecoder"]),
+        .target(name: "Evdev", dependencies: ["CLibevdev", "CEvdevShims", "InputCore"]),
         .target(name: "StrokeRecording", dependencies: ["InputCore", "Yams"]),
         .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
         .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
         .target(name: "StrokeProtocol", dependencies: ["StrokeTracker"]),
+        .target(name: "StrokePipeline", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
         .target(
             name: "StrokeReplay",
-            dependencies: ["InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol"]
+            dependencies: ["InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline", "StrokeProtocol"]
         ),
         .target(
             name: "StrokeDaemon",
             dependencies: [
-                "Evdev", "InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol",
-                "Yams",
+                "Evdev", "InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline",
+                "StrokeProtocol", "Yams",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -64,7 +65,9 @@ let package = Package(
         .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
         .executableTarget(
             name: "strokes-bench",
-            dependencies: ["CMallocCounter", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore"],
+            dependencies: [
+                "CMallocCounter", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline", "StrokeProtocol", "InputCore",
+            ],
             path: "Benchmarks/strokes-bench"
         ),
         // Opt-in: `swift run -c release strokes-daemon-bench` (README, "Performance").

@@ -12,7 +12,8 @@ let libraries: [Target] = [
     .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
     .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
     .target(name: "StrokeProtocol", dependencies: ["StrokeTracker"]),
-    .target(name: "StrokeReplay", dependencies: ["InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol"]),
+    .target(name: "StrokePipeline", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
+    .target(name: "StrokeReplay", dependencies: ["InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline", "StrokeProtocol"]),
     .target(name: "LibFuzzerDriver"),
     .target(name: "Oracles", dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol"]),
 ]

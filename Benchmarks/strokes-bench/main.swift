@@ -9,6 +9,7 @@
 import CMallocCounter
 import InputCore
 import MultitouchDecoder
+import StrokePipeline
 import StrokeProtocol
 import StrokeRecording
 import StrokeTracker
@@ -39,31 +40,25 @@ func format(_ v: Double) -> String {
     return JSONWriter.fixed(v, decimals: 2) + " "
 }
 
-/// Decode + track over every frame of `device`, `repeat` times through the recording.
+/// Decode + track over every frame of `device`, `repeat` times through the recording, through
+/// `DevicePipeline` as the daemon and `strokes replay` run it.
 func pipeline(_ device: RecordedDevice, repeat count: Int) -> (frames: Int, strokeEvents: Int) {
     var frames = 0
     var strokeEvents = 0
-    var contacts: [ContactEvent] = []
     var out: [StrokeEvent] = []
-    contacts.reserveCapacity(64)
     out.reserveCapacity(64)
     let geometry = DeviceGeometry(description: device.description)
     for _ in 0..<count {
         var assembler = FrameAssembler()
-        var decoder = try! MultitouchDecoder(description: device.description)
         var tracker = StrokeTracker(historyLimit: 256)
-        tracker.addDevice(DeviceID(1), geometry: geometry)
-        var frame: UInt64 = 0
+        var pipeline = try! DevicePipeline(id: DeviceID(1), description: device.description, geometry: geometry, tracker: &tracker)
         for event in device.events {
             guard let input = assembler.feed(event) else { continue }
-            frame += 1
-            decoder.process(input, into: &contacts)
-            tracker.apply(contacts, device: DeviceID(1), frame: frame, into: &out)
+            pipeline.process(input, tracker: &tracker, into: &out)
             strokeEvents += out.count
-            contacts.removeAll(keepingCapacity: true)
             out.removeAll(keepingCapacity: true)
         }
-        frames += Int(frame)
+        frames += Int(pipeline.frames)
     }
     return (frames, strokeEvents)
 }

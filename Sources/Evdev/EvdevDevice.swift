@@ -1,7 +1,6 @@
 import CEvdevShims
 import CLibevdev
 import InputCore
-import MultitouchDecoder
 
 #if canImport(Glibc)
 import Glibc
@@ -68,11 +67,11 @@ public final class EvdevDevice {
     }
 
     /// The slots' state as libevdev read it (`EVIOCGMTSLOTS`) when the device was opened or last
-    /// synced, for `MultitouchDecoder.seedFrame`.
-    public func slotStates() -> (slots: [MultitouchDecoder.SlotState], current: Int32) {
+    /// synced, for `Frame.seed`.
+    public func slotStates() -> (slots: [SlotState], current: Int32) {
         let count = libevdev_get_num_slots(dev)
         guard count > 0 else { return ([], 0) }
-        var out: [MultitouchDecoder.SlotState] = []
+        var out: [SlotState] = []
         for slot in 0..<count {
             let id = Int32(libevdev_get_slot_value(dev, UInt32(slot), UInt32(AbsCode.mtTrackingID)))
             var axes: [UInt16: Int32] = [:]

@@ -1,5 +1,6 @@
 /// Counts of what the decoder saw and handled without publishing: device or kernel oddities, not
-/// decoder bugs (those trap in debug builds). libinput logs the same cases as `evdev_log_bug_kernel`.
+/// decoder bugs (those trap in debug builds), one counter per `DecoderDiagnostic.Kind`; each
+/// case is also reported as a `DecoderDiagnostic` for the caller to log.
 public struct DecoderDiagnostics: Hashable, Sendable {
     /// `ABS_MT_SLOT` values outside `0..<slotCount`; the events that followed until a valid slot
     /// were ignored and are counted in `eventsForInvalidSlot`.
@@ -27,6 +28,42 @@ public struct DecoderDiagnostics: Hashable, Sendable {
     public var protocolAReports = 0
 
     public init() {}
+
+    /// The counter of `kind`.
+    public subscript(kind: DecoderDiagnostic.Kind) -> Int {
+        get {
+            switch kind {
+            case .slotOutOfRange: return slotOutOfRange
+            case .eventsForInvalidSlot: return eventsForInvalidSlot
+            case .undeclaredCodes: return undeclaredCodes
+            case .valuesOutOfRange: return valuesOutOfRange
+            case .repeatedTrackingIDs: return repeatedTrackingIDs
+            case .repeatedContactEnds: return repeatedContactEnds
+            case .unseenContactsEnded: return unseenContactsEnded
+            case .drops: return drops
+            case .resyncs: return resyncs
+            case .palmsSuppressed: return palmsSuppressed
+            case .protocolAReports: return protocolAReports
+            case .unpositionedContacts: return unpositionedContacts
+            }
+        }
+        set {
+            switch kind {
+            case .slotOutOfRange: slotOutOfRange = newValue
+            case .eventsForInvalidSlot: eventsForInvalidSlot = newValue
+            case .undeclaredCodes: undeclaredCodes = newValue
+            case .valuesOutOfRange: valuesOutOfRange = newValue
+            case .repeatedTrackingIDs: repeatedTrackingIDs = newValue
+            case .repeatedContactEnds: repeatedContactEnds = newValue
+            case .unseenContactsEnded: unseenContactsEnded = newValue
+            case .drops: drops = newValue
+            case .resyncs: resyncs = newValue
+            case .palmsSuppressed: palmsSuppressed = newValue
+            case .protocolAReports: protocolAReports = newValue
+            case .unpositionedContacts: unpositionedContacts = newValue
+            }
+        }
+    }
 
     /// Name and count of every non-zero counter, for summaries.
     public var nonZero: [(String, Int)] {

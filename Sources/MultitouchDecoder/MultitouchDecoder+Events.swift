@@ -8,13 +8,13 @@ extension MultitouchDecoder {
         case .abs:
             let code = event.code
             guard code <= AbsCode.max, declared.abs[Int(code)] else {
-                diagnostics.undeclaredCodes += 1
+                note(.undeclaredCode(type: .abs, code: code))
                 return
             }
             if code != AbsCode.mtSlot, let range = declared.absRange[Int(code)], !range.contains(event.value),
                 !(code == AbsCode.mtTrackingID && event.value == -1)
             {
-                diagnostics.valuesOutOfRange += 1
+                note(.valueOutOfRange(code: code, value: event.value, range: range))
             }
             switch mode {
             case .slots: applySlotAxis(code, event.value)
@@ -28,7 +28,7 @@ extension MultitouchDecoder {
             case .singleTouch:
                 if event.code == KeyCode.btnTouch {
                     guard declared.hasBtnTouch else {
-                        diagnostics.undeclaredCodes += 1
+                        note(.undeclaredCode(type: .key, code: event.code))
                         return
                     }
                     // A single-touch contact is BTN_TOUCH; 0 stands in for its tracking ID.
@@ -42,7 +42,7 @@ extension MultitouchDecoder {
                 setAxis(slot: 0, \.serial, UInt32(bitPattern: event.value), .serial)
             }
         case .syn:
-            if event.code == SynCode.mtReport { diagnostics.protocolAReports += 1 }
+            if event.code == SynCode.mtReport { note(.protocolAReport) }
         default:
             break
         }
@@ -56,13 +56,13 @@ extension MultitouchDecoder {
                 // libevdev clamps to the last slot and libinput to the slot count; both would
                 // corrupt another contact. Ignore the events until the next valid ABS_MT_SLOT.
                 currentSlot = nil
-                diagnostics.slotOutOfRange += 1
+                note(.slotOutOfRange(value: value, count: slots.count))
             }
             return
         }
         guard AbsCode.isPerSlot(code) else { return }  // ABS_X & co: single-touch emulation, not needed.
         guard let s = currentSlot else {
-            diagnostics.eventsForInvalidSlot += 1
+            note(.eventForInvalidSlot(code: code))
             return
         }
         switch code {
@@ -149,17 +149,17 @@ extension MultitouchDecoder {
                 finishWithinFrame(slot: s, c)
                 slots[s].current = .empty
             case .empty:
-                diagnostics.repeatedContactEnds += 1
+                note(.repeatedContactEnd(slot: s))
             case .unknown:
                 // A seed frame reports empty slots as -1; only a device's own -1 is an oddity here.
-                if origin == .device { diagnostics.unseenContactsEnded += 1 }
+                if origin == .device { note(.unseenContactEnded(slot: s)) }
                 slots[s].current = .empty
             }
             return
         }
         switch slots[s].current {
         case .contact(let c) where c.trackingID == value:
-            diagnostics.repeatedTrackingIDs += 1
+            note(.repeatedTrackingID(slot: s, trackingID: value))
             return
         case .contact(let c):
             // N -> M without -1: the identity of the slot's contact changed (kernel doc), so the old

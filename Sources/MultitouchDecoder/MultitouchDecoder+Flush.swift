@@ -24,22 +24,22 @@ extension MultitouchDecoder {
                     out.append(event(.hover(.proximityOut), slot: s, contact: c, time: time, sample: endSample))
                 }
             } else if c.pending {
-                diagnostics.unpositionedContacts += 1
+                note(.unpositionedContact(slot: s))
             }
         }
         if !slots[s].transients.isEmpty {
             for t in slots[s].transients {
                 if origin != .device {
                     // A state dump has no contacts that come and go within it; nothing was seen.
-                    diagnostics.unseenContactsEnded += 1
+                    note(.unseenContactEnded(slot: s))
                     continue
                 }
                 if t.sample.toolType == ToolType.palm {
-                    diagnostics.palmsSuppressed += 1
+                    note(.palmSuppressed(slot: s))
                     continue
                 }
                 if !t.sample.positionKnown {
-                    diagnostics.unpositionedContacts += 1
+                    note(.unpositionedContact(slot: s))
                     continue
                 }
                 if declared.hasMTDistance && MultitouchDecoder.hovers(t.sample) {
@@ -102,7 +102,7 @@ extension MultitouchDecoder {
         _ c: inout Contact, slot s: Int, sample: ContactSample, time: Timestamp, into out: inout [ContactEvent]
     ) {
         if sample.toolType == ToolType.palm {
-            if !c.suppressed { diagnostics.palmsSuppressed += 1 }
+            if !c.suppressed { note(.palmSuppressed(slot: s)) }
             c.suppressed = true
             c.pending = false
         } else if !sample.positionKnown {

@@ -25,43 +25,13 @@ extension MultitouchDecoder {
     public mutating func process(_ frame: Frame, origin: FrameOrigin, into out: inout [ContactEvent]) {
         self.origin = origin
         defer { self.origin = .device }
-        if origin == .resync { diagnostics.resyncs += 1 }
+        clearReports()
+        if origin == .resync { note(.resynced) }
         for event in frame.events { apply(event) }
         if mode == .tool {
             flushTool(time: frame.time, into: &out)
         } else {
             flush(time: frame.time, into: &out)
         }
-    }
-
-    /// The state of one slot, as libevdev reports it for a device that was just opened
-    /// (`libevdev_get_slot_value`).
-    public struct SlotState: Hashable, Sendable {
-        public var trackingID: Int32
-        /// Per-slot axes (`ABS_MT_*` code → value) other than the tracking ID.
-        public var axes: [UInt16: Int32]
-
-        public init(trackingID: Int32, axes: [UInt16: Int32]) {
-            self.trackingID = trackingID
-            self.axes = axes
-        }
-    }
-
-    /// The synthetic frame that seeds a decoder with a live device's slots: for each slot its
-    /// tracking ID and axes, then `ABS_MT_SLOT` back to `currentSlot`, so the device's next events
-    /// apply where the kernel says they do.
-    public static func seedFrame(slots: [SlotState], currentSlot: Int32, time: Timestamp) -> Frame {
-        var events: [InputEvent] = []
-        for (index, slot) in slots.enumerated() {
-            events.append(InputEvent(time: time, type: .abs, code: AbsCode.mtSlot, value: Int32(index)))
-            events.append(InputEvent(time: time, type: .abs, code: AbsCode.mtTrackingID, value: slot.trackingID))
-            guard slot.trackingID >= 0 else { continue }
-            for (code, value) in slot.axes.sorted(by: { $0.key < $1.key })
-            where code != AbsCode.mtTrackingID && code != AbsCode.mtSlot {
-                events.append(InputEvent(time: time, type: .abs, code: code, value: value))
-            }
-        }
-        events.append(InputEvent(time: time, type: .abs, code: AbsCode.mtSlot, value: currentSlot))
-        return Frame(events: events, time: time)
     }
 }

@@ -40,6 +40,9 @@ public struct MultitouchDecoder: Sendable {
     public let mode: Mode
     public let deviceFlags: ContactFlags
     public internal(set) var diagnostics = DecoderDiagnostics()
+    /// What the last `process` or `cancelAll` call met, the first of each kind (every one is
+    /// counted in `diagnostics`): for the caller to log.
+    public private(set) var reports: [DecoderDiagnostic] = []
 
     var slots: [Slot]
     /// The slot per-slot events apply to; nil after an out-of-range `ABS_MT_SLOT`.
@@ -52,19 +55,16 @@ public struct MultitouchDecoder: Sendable {
     /// The tool of a pen device (unused otherwise).
     var pen: PenState
 
-    /// - Throws: `DecoderError` for devices that are neither protocol B nor single-touch.
+    /// - Throws: `DecoderError` for devices `DeviceDescription.touchDecoding` refuses.
     public init(description: DeviceDescription) throws(DecoderError) {
-        switch description.touchProtocol {
-        case .slots:
-            let count = description.slotCount!
-            guard count <= DeviceDescription.maxSlots else {
-                throw .tooManySlots(deviceName: description.name, count: count)
-            }
+        switch description.touchDecoding {
+        case .slots(let count):
             mode = .slots(count: count)
             slots = Array(repeating: Slot(), count: count)
             let initial = Int(description.initialSlot)
             currentSlot = initial >= 0 && initial < count ? initial : 0
         case .singleTouch:
+            // Protocol A devices too, through their single-touch emulation (docs/decoder.md).
             mode = .singleTouch
             slots = [Slot()]
             currentSlot = 0
@@ -72,16 +72,12 @@ public struct MultitouchDecoder: Sendable {
             mode = .tool
             slots = [Slot()]
             currentSlot = 0
-        case .anonymous:
-            // Protocol A: decode the single-touch emulation when the device has it (docs/decoder.md).
-            guard description.has(.abs, AbsCode.x), description.has(.abs, AbsCode.y),
-                description.has(.key, KeyCode.btnTouch)
-            else { throw .protocolAUnsupported(deviceName: description.name) }
-            mode = .singleTouch
-            slots = [Slot()]
-            currentSlot = 0
-        case .none:
+        case .refused(.protocolAWithoutSingleTouch):
+            throw .protocolAUnsupported(deviceName: description.name)
+        case .refused(.notATouchDevice):
             throw .notATouchDevice(deviceName: description.name)
+        case .refused(.tooManySlots(let count)):
+            throw .tooManySlots(deviceName: description.name, count: count)
         }
         deviceFlags = description.isSemiMT ? .semiMT : []
         declared = DeclaredAxes(description)
@@ -104,6 +100,7 @@ public struct MultitouchDecoder: Sendable {
     public mutating func process(_ input: FrameInput, into out: inout [ContactEvent]) {
         switch input {
         case .frame(let frame):
+            clearReports()
             for event in frame.events { apply(event) }
             if mode == .tool {
                 flushTool(time: frame.time, into: &out)
@@ -111,14 +108,27 @@ public struct MultitouchDecoder: Sendable {
                 flush(time: frame.time, into: &out)
             }
         case .dropped(let time):
-            diagnostics.drops += 1
             cancelAll(reason: .eventsDropped, time: time, into: &out)
+            note(.dropped)
         }
+    }
+
+    /// Counts `d` and reports it, unless one of its kind was reported during this call.
+    mutating func note(_ d: DecoderDiagnostic) {
+        let kind = d.kind
+        diagnostics[kind] += 1
+        if !reports.contains(where: { $0.kind == kind }) { reports.append(d) }
+    }
+
+    @inline(__always)
+    mutating func clearReports() {
+        if !reports.isEmpty { reports.removeAll(keepingCapacity: true) }
     }
 
     /// Cancels every published live contact with `reason` (device removed, shutdown, lost events)
     /// and forgets what is known about every slot.
     public mutating func cancelAll(reason: CancelReason, time: Timestamp, into out: inout [ContactEvent]) {
+        clearReports()
         if mode == .tool {
             cancelTool(reason: reason, time: time, into: &out)
             return

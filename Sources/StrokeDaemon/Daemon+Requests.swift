@@ -170,6 +170,7 @@ extension Daemon {
         d.field("clientsRefused", refusedClients)
         d.field("queuedBytes", queuedBytes)
         w.raw("daemon", d.finish())
+        w.raw("devices", diagnosticsJSON())
         var c = JSONWriter()
         c.field("client", client.id)
         c.field("sent", client.sent)

@@ -14,7 +14,7 @@ public final class Daemon: @unchecked Sendable {
     public let loop: EventLoop
     public private(set) var settings: Settings
     let logger: Logger
-    public private(set) var hub: Hub
+    public internal(set) var hub: Hub
     var clients: [UInt64: ClientConnection] = [:]
     private var nextClient: UInt64 = 1
     /// Random per start, so a client can tell that sequence numbers restarted.
@@ -26,6 +26,8 @@ public final class Daemon: @unchecked Sendable {
     /// The last failed accept of the current episode (`acceptFailed`), and how many failed.
     private var lastAcceptFailure: NIODeadline?
     private var acceptFailures = 0
+    /// Rate limits for logging the decoders' diagnostics (`Daemon+Diagnostics.swift`).
+    var diagnosticLog = DiagnosticLog()
 
     public struct Settings: Sendable {
         public var historyLimit = 256
@@ -89,12 +91,14 @@ public final class Daemon: @unchecked Sendable {
         batch.removeAll(keepingCapacity: true)
         hub.process(input, device: device, into: &batch)
         publish(batch)
+        if !hub.reports.isEmpty { logDiagnostics() }
     }
 
     public func process(_ frame: Frame, origin: FrameOrigin, device: DeviceID) {
         batch.removeAll(keepingCapacity: true)
         hub.process(frame, origin: origin, device: device, into: &batch)
         publish(batch)
+        if !hub.reports.isEmpty { logDiagnostics() }
     }
 
     public func removeDevice(_ device: DeviceID, time: Timestamp?) {

@@ -78,8 +78,8 @@ public final class EvdevSource: @unchecked Sendable, StrokeSource {
     }
 
     /// Whether the device is one strokes serves: protocol B, single-touch, or protocol A with
-    /// single-touch axes (what `MultitouchDecoder` accepts).
-    public static func isTouch(_ d: DeviceDescription) -> Bool { (try? MultitouchDecoder(description: d)) != nil }
+    /// single-touch axes (`DeviceDescription.touchDecoding`, what `MultitouchDecoder` accepts).
+    public static func isTouch(_ d: DeviceDescription) -> Bool { d.touchDecoding.isDecodable }
 
     private func wanted(_ path: String, _ d: DeviceDescription) -> Bool {
         guard EvdevSource.isTouch(d) else { return false }
@@ -114,7 +114,7 @@ public final class EvdevSource: @unchecked Sendable, StrokeSource {
                 path: path, description: description, calibration: calibration, group: group, arbitration: arbitration,
                 jumps: jumps)
             if !slots.isEmpty {
-                daemon.process(MultitouchDecoder.seedFrame(slots: slots, currentSlot: current, time: now), origin: .seed, device: id)
+                daemon.process(Frame.seed(slots: slots, currentSlot: current, time: now), origin: .seed, device: id)
             }
             if !toolSeed.isEmpty { daemon.process(Frame(events: toolSeed, time: now), origin: .seed, device: id) }
             return id

@@ -1,17 +1,16 @@
 import InputCore
 import MultitouchDecoder
+import StrokePipeline
 import StrokeProtocol
 import StrokeTracker
 
-/// The daemon's pipeline state for every device: decoders, the stroke tracker, sequence numbers
-/// and the resume buffer. Pure, like the decoder and tracker it drives: frames in, numbered
-/// messages out; the caller does the I/O and owns the clock.
+/// The daemon's pipeline state for every device: a `DevicePipeline` each, the stroke tracker
+/// they share, sequence numbers and the resume buffer. Pure, like the pipelines it drives: frames
+/// in, numbered messages out; the caller does the I/O and owns the clock.
 public struct Hub: Sendable {
     struct Device: Sendable {
         var info: DeviceInfo
-        var decoder: MultitouchDecoder
-        var frames: UInt64 = 0
-        var lastTime = Timestamp.zero
+        var pipeline: DevicePipeline
     }
 
     public private(set) var tracker: StrokeTracker
@@ -23,9 +22,12 @@ public struct Hub: Sendable {
     public private(set) var seq: UInt64 = 0
     /// The most recent messages, for clients that resume.
     private var recent: BoundedHistory<Broadcast>
-    private var contacts: [ContactEvent] = []
     private var strokeEvents: [StrokeEvent] = []
     public private(set) var framesProcessed: UInt64 = 0
+    /// What the decoders met since `clearReports()`, the first of each kind per frame, for the
+    /// daemon to log; at most `reportLimit` (the counters in `diagnostics(of:)` count them all).
+    public private(set) var reports: [(device: DeviceID, diagnostic: DecoderDiagnostic)] = []
+    static let reportLimit = 256
 
     public init(historyLimit: Int, resumeLimit: Int) {
         tracker = StrokeTracker(historyLimit: historyLimit)
@@ -43,15 +45,14 @@ public struct Hub: Sendable {
         path: String, description: DeviceDescription, calibration: Calibration = .identity, group: String? = nil,
         arbitration: Bool = true, jumps: JumpSetting = .deviceDefault
     ) throws(DecoderError) -> (DeviceID, Broadcast) {
-        let decoder = try MultitouchDecoder(description: description)
         let id = DeviceID(nextDevice)
-        nextDevice += 1
         var geometry = DeviceGeometry(description: description)
         geometry.calibration = calibration
         geometry.jumpDetection = jumps.detection(for: description.kind)
+        let pipeline = try DevicePipeline(id: id, description: description, geometry: geometry, tracker: &tracker)
+        nextDevice += 1
         let info = DeviceInfo(id: id, path: path, description: description, geometry: geometry)
-        devices[id] = Device(info: info, decoder: decoder)
-        tracker.addDevice(id, geometry: geometry)
+        devices[id] = Device(info: info, pipeline: pipeline)
         if let group {
             let number = groupNumbers[group] ?? UInt32(groupNumbers.count + 1)
             groupNumbers[group] = number
@@ -75,34 +76,28 @@ public struct Hub: Sendable {
     /// Decodes one frame (or drop marker) of `device`, appending the messages to `out`.
     public mutating func process(_ input: FrameInput, device: DeviceID, into out: inout [Broadcast]) {
         guard devices[device] != nil else { return }
-        contacts.removeAll(keepingCapacity: true)
-        devices[device]!.decoder.process(input, into: &contacts)
-        switch input {
-        case .frame(let f):
-            devices[device]!.frames += 1
-            devices[device]!.lastTime = f.time
-            framesProcessed += 1
-        case .dropped(let t):
-            devices[device]!.lastTime = t
-        }
-        track(device, into: &out)
+        strokeEvents.removeAll(keepingCapacity: true)
+        let reported = devices[device]!.pipeline.process(input, tracker: &tracker, into: &strokeEvents)
+        if case .frame = input { framesProcessed += 1 }
+        publish(strokeEvents, device: device, into: &out)
+        if reported { collectReports(device) }
     }
 
     /// Decodes a state report of `device` (libevdev's resync, or the seed of a device just opened).
     public mutating func process(_ frame: Frame, origin: FrameOrigin, device: DeviceID, into out: inout [Broadcast]) {
         guard devices[device] != nil else { return }
-        contacts.removeAll(keepingCapacity: true)
-        devices[device]!.decoder.process(frame, origin: origin, into: &contacts)
-        devices[device]!.lastTime = frame.time
-        track(device, into: &out)
+        strokeEvents.removeAll(keepingCapacity: true)
+        let reported = devices[device]!.pipeline.process(frame, origin: origin, tracker: &tracker, into: &strokeEvents)
+        publish(strokeEvents, device: device, into: &out)
+        if reported { collectReports(device) }
     }
 
     /// Cancels the device's strokes (`deviceRemoved`) and forgets it.
     public mutating func removeDevice(_ device: DeviceID, time: Timestamp?, into out: inout [Broadcast]) {
-        guard let d = devices[device] else { return }
-        contacts.removeAll(keepingCapacity: true)
-        devices[device]!.decoder.cancelAll(reason: .deviceRemoved, time: time ?? d.lastTime, into: &contacts)
-        track(device, into: &out)
+        guard devices[device] != nil else { return }
+        strokeEvents.removeAll(keepingCapacity: true)
+        devices[device]!.pipeline.cancelAll(reason: .deviceRemoved, time: time, tracker: &tracker, into: &strokeEvents)
+        publish(strokeEvents, device: device, into: &out)
         devices[device] = nil
         var w = JSONWriter()
         w.field("type", "deviceRemoved")
@@ -114,9 +109,9 @@ public struct Hub: Sendable {
     /// Cancels every stroke in progress with `reason` (the daemon stops).
     public mutating func cancelAll(reason: CancelReason, time: Timestamp?, into out: inout [Broadcast]) {
         for id in devices.keys.sorted() {
-            contacts.removeAll(keepingCapacity: true)
-            devices[id]!.decoder.cancelAll(reason: reason, time: time ?? devices[id]!.lastTime, into: &contacts)
-            track(id, into: &out)
+            strokeEvents.removeAll(keepingCapacity: true)
+            devices[id]!.pipeline.cancelAll(reason: reason, time: time, tracker: &tracker, into: &strokeEvents)
+            publish(strokeEvents, device: id, into: &out)
         }
     }
 
@@ -130,17 +125,26 @@ public struct Hub: Sendable {
         return Array(held[Int(after + 1 - first.seq)...])
     }
 
+    /// The decoder's counters for `device` (`stats`), nil for a device not (or no longer) added.
+    public func diagnostics(of device: DeviceID) -> DecoderDiagnostics? { devices[device]?.pipeline.diagnostics }
+
+    /// Forgets the reports (once logged).
+    public mutating func clearReports() { reports.removeAll(keepingCapacity: true) }
+
     /// The oldest sequence number a client can resume after.
     public var oldestResumable: UInt64 { recent.elements.first.map { $0.seq - 1 } ?? seq }
 
     // MARK: -
 
-    private mutating func track(_ device: DeviceID, into out: inout [Broadcast]) {
-        guard !contacts.isEmpty else { return }
-        strokeEvents.removeAll(keepingCapacity: true)
-        tracker.apply(contacts, device: device, frame: devices[device]!.frames, into: &strokeEvents)
+    private mutating func collectReports(_ device: DeviceID) {
+        for r in devices[device]!.pipeline.reports where reports.count < Hub.reportLimit { reports.append((device, r)) }
+    }
+
+    /// Numbers and encodes the stroke events of `device`.
+    private mutating func publish(_ events: [StrokeEvent], device: DeviceID, into out: inout [Broadcast]) {
+        guard !events.isEmpty else { return }
         let geometry = devices[device]!.info.geometry
-        for e in strokeEvents {
+        for e in events {
             if case .hover = e.kind {
                 // Hover is transient like pointer motion: not numbered (so the sequence numbers a
                 // client without `hover` sees stay gapless) and not kept for resuming.

@@ -40,23 +40,11 @@ public final class ReplaySource: @unchecked Sendable {
         self.loop = loop
         self.path = path
         self.recording = recording
-        // Interleave the devices' frames by time, as `Replayer` does.
-        var perDevice: [[FrameInput]] = recording.devices.map { d in
-            var assembler = FrameAssembler()
-            return d.events.compactMap { assembler.feed($0) }
-        }
-        var cursors = Array(repeating: 0, count: perDevice.count)
+        // Interleaved by time, as `strokes replay` does. In memory, reading cannot fail: there
+        // are no lines left to parse.
+        var frames = MergedFrames(RecordingStream(memory: recording, file: path))
         var merged: [Step] = []
-        while true {
-            var best: Int?
-            for i in perDevice.indices where cursors[i] < perDevice[i].count {
-                if best == nil || perDevice[i][cursors[i]].time < perDevice[best!][cursors[best!]].time { best = i }
-            }
-            guard let b = best else { break }
-            merged.append(Step(device: b, input: perDevice[b][cursors[b]]))
-            cursors[b] += 1
-        }
-        perDevice.removeAll()
+        while let (device, input) = try! frames.next() { merged.append(Step(device: device, input: input)) }
         steps = merged
     }
 

@@ -1,26 +1,26 @@
 import InputCore
 import MultitouchDecoder
+import StrokePipeline
 import StrokeRecording
 import StrokeTracker
 
-/// Runs a recording through the same pipeline the daemon uses: frame assembly, decoder, tracker.
+/// Runs a recording through the same pipeline the daemon uses: frame assembly, then each
+/// device's `DevicePipeline` (decoder, tracker).
 ///
 /// The recording is read as it is replayed (`RecordingStream`): memory holds one frame per device,
 /// not the recording. Frames of several devices (a multi-device libinput recording) are
-/// interleaved by time, as they happened. Call `next(into:)` until it returns nil, then `summary`.
+/// interleaved by time, as they happened (`MergedFrames`). Call `next(into:)` until it returns
+/// nil, then `summary`.
 public struct Replayer: Sendable {
     /// One device of the recording in the pipeline.
     public struct Device: Sendable {
-        public let id: DeviceID
-        public let description: DeviceDescription
         public let geometry: DeviceGeometry
-        public internal(set) var decoder: MultitouchDecoder
+        public internal(set) var pipeline: DevicePipeline
+        public var id: DeviceID { pipeline.id }
+        public var description: DeviceDescription { pipeline.description }
+        public var decoder: MultitouchDecoder { pipeline.decoder }
         /// `SYN_REPORT`s processed so far.
-        public internal(set) var frames: UInt64 = 0
-        var assembler = FrameAssembler()
-        /// The device's next frame, read ahead to merge devices by time; nil once its events end.
-        var pending: FrameInput?
-        var finished = false
+        public var frames: UInt64 { pipeline.frames }
     }
 
     /// What one step produced.
@@ -34,8 +34,7 @@ public struct Replayer: Sendable {
     public private(set) var devices: [Device]
     public private(set) var tracker: StrokeTracker
     public private(set) var summary: ReplaySummary
-    private var stream: RecordingStream
-    private var contactBuffer: [ContactEvent] = []
+    private var frames: MergedFrames
 
     /// - Parameters:
     ///   - groups: device groups, as device numbers (1 = the recording's first device): while a
@@ -53,11 +52,10 @@ public struct Replayer: Sendable {
         var tracker = StrokeTracker(historyLimit: historyLimit)
         var devices: [Device] = []
         for (index, recorded) in stream.devices.enumerated() {
-            let id = DeviceID(UInt32(index + 1))
-            let decoder = try MultitouchDecoder(description: recorded.description)
             let geometry = DeviceGeometry(description: recorded.description)
-            tracker.addDevice(id, geometry: geometry)
-            devices.append(Device(id: id, description: recorded.description, geometry: geometry, decoder: decoder))
+            let pipeline = try DevicePipeline(
+                id: DeviceID(UInt32(index + 1)), description: recorded.description, geometry: geometry, tracker: &tracker)
+            devices.append(Device(geometry: geometry, pipeline: pipeline))
         }
         for (index, group) in groups.enumerated() {
             for device in group where device >= 1 && Int(device) <= devices.count {
@@ -66,19 +64,8 @@ public struct Replayer: Sendable {
         }
         self.devices = devices
         self.tracker = tracker
-        self.stream = stream
+        self.frames = MergedFrames(stream)
         self.summary = ReplaySummary(stream: stream)
-    }
-
-    /// Reads device `i`'s next frame into `pending`, unless it has one or its events ended.
-    private mutating func fill(_ i: Int) throws(RecordingError) {
-        while devices[i].pending == nil && !devices[i].finished {
-            guard let event = try stream.next(device: i) else {
-                devices[i].finished = true
-                return
-            }
-            devices[i].pending = devices[i].assembler.feed(event)
-        }
     }
 
     /// Applies a touch-jump setting to every device of the recording (before the first `next`).
@@ -94,30 +81,14 @@ public struct Replayer: Sendable {
     /// - Throws: `RecordingError` when the recording has a malformed event line; the frames before
     ///   it have been processed.
     public mutating func next(into out: inout [StrokeEvent]) throws(RecordingError) -> Step? {
-        var best: Int?
-        var bestTime = Timestamp(microseconds: .max)
-        for i in devices.indices {
-            try fill(i)
-            guard let t = devices[i].pending?.time else { continue }
-            if best == nil || t < bestTime {
-                best = i
-                bestTime = t
-            }
-        }
-        guard let i = best, let input = devices[i].pending else { return nil }
-        devices[i].pending = nil
+        guard let (i, input) = try frames.next() else { return nil }
         let dropped: Bool
         switch input {
-        case .frame:
-            devices[i].frames += 1
-            dropped = false
-        case .dropped:
-            dropped = true
+        case .frame: dropped = false
+        case .dropped: dropped = true
         }
-        contactBuffer.removeAll(keepingCapacity: true)
-        devices[i].decoder.process(input, into: &contactBuffer)
         let start = out.count
-        tracker.apply(contactBuffer, device: devices[i].id, frame: devices[i].frames, into: &out)
+        devices[i].pipeline.process(input, tracker: &tracker, into: &out)
         summary.record(out[start...], time: input.time, frame: !dropped, liveStrokes: tracker.inProgress.count)
         return Step(device: devices[i].id, frame: devices[i].frames, time: input.time, dropped: dropped)
     }
@@ -132,20 +103,20 @@ public struct Replayer: Sendable {
     /// Where each device's events stopped mid-frame (1-based device numbers); complete once
     /// `next(into:)` has returned nil.
     public var truncated: [(device: Int, tail: TruncatedTail)] {
-        devices.indices.compactMap { i in stream.truncatedTail(device: i).map { (i + 1, $0) } }
+        devices.indices.compactMap { i in frames.stream.truncatedTail(device: i).map { (i + 1, $0) } }
     }
 
     /// Lines the reader skipped so far.
-    public var skippedLines: SkippedLines { stream.skippedLines }
+    public var skippedLines: SkippedLines { frames.stream.skippedLines }
 
     /// The final summary, with per-device diagnostics.
     public var finalSummary: ReplaySummary {
         var s = summary
         s.stillActive = tracker.inProgress.count
-        s.diagnostics = devices.map { ($0.id, $0.decoder.diagnostics) }
-        s.events = stream.eventsRead
+        s.diagnostics = devices.map { ($0.id, $0.pipeline.diagnostics) }
+        s.events = frames.stream.eventsRead
         s.truncated = truncated
-        s.skippedLines = stream.skippedLines
+        s.skippedLines = frames.stream.skippedLines
         return s
     }
 }

@@ -14,6 +14,13 @@ struct DevicesCommand: ParsableCommand {
     @Flag(name: .long, help: "List every input device, not only touch devices.")
     var all = false
 
+    @Flag(name: .long, help: "Print only the paths of the touch devices, one a line (for scripts: Scripts/run.sh).")
+    var paths = false
+
+    func validate() throws {
+        if all && paths { throw ValidationError("--paths lists touch devices only; it cannot be combined with --all") }
+    }
+
     func run() throws {
         var out = OutputBuffer()
         defer { out.flush() }
@@ -32,6 +39,10 @@ struct DevicesCommand: ParsableCommand {
             let touch = EvdevSource.isTouch(d)
             guard touch || all else { continue }
             shown += 1
+            if paths {
+                out.line(path)
+                continue
+            }
             out.line("\(path): \"\(d.name)\" \(touch ? "touch" : "not touch")")
             for line in DeviceReport.lines(RecordedDevice(description: d, node: path, events: []), index: shown).dropFirst() { out.line("  " + line) }
         }

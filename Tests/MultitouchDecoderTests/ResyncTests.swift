@@ -58,7 +58,7 @@ import Testing
 
     @Test func seedFrameAdoptsContactsAlreadyDownWithTheirTrackingIDs() throws {
         var s = try Script(TestDevices.touchscreen(slots: 3))
-        let seed = MultitouchDecoder.seedFrame(
+        let seed = Frame.seed(
             slots: [
                 .init(trackingID: -1, axes: [:]),
                 .init(trackingID: 41, axes: [AbsCode.mtPositionX: 10, AbsCode.mtPositionY: 20]),

@@ -26,21 +26,30 @@ final class TestDaemon: @unchecked Sendable {
     static let fourFingers = "03-atmel-maxtouch-touchscreen-4finger-drag.evemu"
     static let tenFingers = "01-wacom-dth2242-touchscreen-10finger.evemu"
 
-    init(recording name: String = TestDaemon.fourFingers, settings: Daemon.Settings = .init(), looping: Bool = false)
+    convenience init(recording name: String = TestDaemon.fourFingers, settings: Daemon.Settings = .init(), looping: Bool = false)
+        async throws
+    {
+        let recording = try RecordingReader.read(path: TestDaemon.fixture(name))
+        try await self.init(recording: recording, name: name, settings: settings, looping: looping)
+    }
+
+    /// Serves `recording` (named `name`); logs to `logger` (warnings, to nowhere, when nil).
+    init(recording: Recording, name: String, settings: Daemon.Settings = .init(), looping: Bool = false, logger: Logger? = nil)
         async throws
     {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-test-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         path = directory + "/strokes.sock"
-        var logger = Logger(label: "test")
-        logger.logLevel = .warning
+        let logger = logger ?? {
+            var logger = Logger(label: "test")
+            logger.logLevel = .warning
+            return logger
+        }()
         let loop = group.next()
         daemon = Daemon(loop: loop, settings: settings, logger: logger)
         var options = SocketServer.Options(path: path)
         options.group = nil
         server = try await SocketServer.start(daemon: daemon, options: options, logger: logger)
-        let file = TestDaemon.fixture(name)
-        let recording = try RecordingReader.read(path: file)
         let daemon = self.daemon
         source = try await loop.submit {
             let source = ReplaySource(daemon: daemon, recording: recording, path: name, speed: -1, loop: looping)

@@ -1,0 +1,111 @@
+import InputCore
+
+/// One case the decoder met and handled, as a value the caller can log (the decoder itself stays
+/// pure): each is also counted in `DecoderDiagnostics`. Told apart by origin as libinput does
+/// (`evdev_log_bug_kernel()` and `evdev_log_bug_libinput()` in libinput's `src/evdev.h`).
+///
+/// `MultitouchDecoder.reports` holds those of the last call, the first of each kind.
+public enum DecoderDiagnostic: Hashable, Sendable {
+    /// `ABS_MT_SLOT value` outside `0..<count`; the events up to the next valid slot are ignored.
+    case slotOutOfRange(value: Int32, count: Int)
+    /// A per-slot event while the slot is invalid (after `slotOutOfRange`); ignored.
+    case eventForInvalidSlot(code: UInt16)
+    /// An event for a code the device does not declare; ignored.
+    case undeclaredCode(type: EventType, code: UInt16)
+    /// An axis value outside the declared range; kept as reported.
+    case valueOutOfRange(code: UInt16, value: Int32, range: ClosedRange<Int32>)
+    /// A slot's tracking ID repeated for the contact that holds it; ignored.
+    case repeatedTrackingID(slot: Int, trackingID: Int32)
+    /// `ABS_MT_TRACKING_ID -1` for a slot already empty; ignored.
+    case repeatedContactEnd(slot: Int)
+    /// `SYN_MT_REPORT` (protocol A) in a stream decoded as slots or single touch; ignored.
+    case protocolAReport
+    /// A contact ended before its position was ever reported: never published.
+    case unpositionedContact(slot: Int)
+    /// `SYN_DROPPED`: the kernel's buffer overflowed and events were lost; live strokes are cancelled.
+    case dropped
+    /// libevdev's resync after a drop.
+    case resynced
+    /// A contact whose beginning was never seen ended before any of its points were (it was down
+    /// before the stream began).
+    case unseenContactEnded(slot: Int)
+    /// A palm (`MT_TOOL_PALM`) that was never published.
+    case palmSuppressed(slot: Int)
+
+    /// Who is at fault, as libinput tells its log messages apart.
+    public enum Origin: String, Hashable, Sendable {
+        /// The kernel or the device broke the input protocol (libinput's `evdev_log_bug_kernel`):
+        /// logged as "kernel bug:".
+        case kernel
+        /// A strokes invariant broke (libinput's `evdev_log_bug_libinput`): logged as "strokes bug:".
+        case strokes
+        /// Nobody's bug: events were lost, or the decoder applied one of its rules (a palm, a
+        /// contact already down). Worth a notice, not a bug report.
+        case notice
+    }
+
+    /// The `DecoderDiagnostics` counter it is counted in; one kind per counter.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        case slotOutOfRange, eventsForInvalidSlot, undeclaredCodes, valuesOutOfRange, repeatedTrackingIDs
+        case repeatedContactEnds, unseenContactsEnded, drops, resyncs, palmsSuppressed, protocolAReports
+        case unpositionedContacts
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .slotOutOfRange: return .slotOutOfRange
+        case .eventForInvalidSlot: return .eventsForInvalidSlot
+        case .undeclaredCode: return .undeclaredCodes
+        case .valueOutOfRange: return .valuesOutOfRange
+        case .repeatedTrackingID: return .repeatedTrackingIDs
+        case .repeatedContactEnd: return .repeatedContactEnds
+        case .protocolAReport: return .protocolAReports
+        case .unpositionedContact: return .unpositionedContacts
+        case .dropped: return .drops
+        case .resynced: return .resyncs
+        case .unseenContactEnded: return .unseenContactsEnded
+        case .palmSuppressed: return .palmsSuppressed
+        }
+    }
+
+    public var origin: Origin {
+        switch self {
+        case .slotOutOfRange, .eventForInvalidSlot, .undeclaredCode, .valueOutOfRange, .repeatedTrackingID,
+            .repeatedContactEnd, .protocolAReport, .unpositionedContact:
+            return .kernel
+        case .dropped, .resynced, .unseenContactEnded, .palmSuppressed:
+            return .notice
+        }
+    }
+
+    /// What happened, for a log line, with codes named by `name` (the daemon passes libevdev's
+    /// names; by default `type:code` in decimal). The origin's prefix is the caller's.
+    public func message(naming name: (EventType, UInt16) -> String = { "\($0.rawValue):\($1)" }) -> String {
+        switch self {
+        case .slotOutOfRange(let value, let count):
+            return "ABS_MT_SLOT \(value) outside 0..<\(count); events ignored until a valid slot"
+        case .eventForInvalidSlot(let code):
+            return "\(name(.abs, code)) for an invalid slot; ignored"
+        case .undeclaredCode(let type, let code):
+            return "\(name(type, code)), which the device does not declare; ignored"
+        case .valueOutOfRange(let code, let value, let range):
+            return "\(name(.abs, code)) \(value) outside its declared \(range.lowerBound)...\(range.upperBound); kept"
+        case .repeatedTrackingID(let slot, let id):
+            return "slot \(slot): ABS_MT_TRACKING_ID \(id) repeated for the contact that has it; ignored"
+        case .repeatedContactEnd(let slot):
+            return "slot \(slot): ABS_MT_TRACKING_ID -1 for an empty slot; ignored"
+        case .protocolAReport:
+            return "SYN_MT_REPORT (protocol A) on a device decoded as protocol B or single touch; ignored"
+        case .unpositionedContact(let slot):
+            return "slot \(slot): a contact ended without ever reporting its position; not published"
+        case .dropped:
+            return "SYN_DROPPED: events were lost (the kernel's buffer overflowed); live strokes cancelled"
+        case .resynced:
+            return "resynced after SYN_DROPPED"
+        case .unseenContactEnded(let slot):
+            return "slot \(slot): a contact that was down before strokes watched ended unseen"
+        case .palmSuppressed(let slot):
+            return "slot \(slot): a palm (MT_TOOL_PALM) was not published"
+        }
+    }
+}

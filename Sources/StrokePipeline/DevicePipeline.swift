@@ -1,0 +1,79 @@
+import InputCore
+import MultitouchDecoder
+import StrokeTracker
+
+/// One device's way from frames to stroke events: its decoder, its frame count and last time, and
+/// what the decoder met (`diagnostics`), driving the tracker it is given. Used by the daemon's
+/// `Hub`, `strokes replay` and `strokes render`, so the three decode and track alike.
+///
+/// The tracker is not the pipeline's: it is shared by every device (stroke ids are unique across
+/// devices, touch arbitration spans a device group), so each call takes it `inout`. Pure: frames
+/// in, stroke events out; no I/O, no clock.
+public struct DevicePipeline: Sendable {
+    public let id: DeviceID
+    public let description: DeviceDescription
+    public private(set) var decoder: MultitouchDecoder
+    /// `SYN_REPORT`s processed (the `frame` of stroke events).
+    public private(set) var frames: UInt64 = 0
+    /// The time of the last frame, drop marker or state report.
+    public private(set) var lastTime = Timestamp.zero
+    private var contacts: [ContactEvent] = []
+
+    /// Adds the device to `tracker` with `geometry`.
+    ///
+    /// - Throws: `DecoderError` when the device cannot be decoded (`DeviceDescription.touchDecoding`).
+    public init(
+        id: DeviceID, description: DeviceDescription, geometry: DeviceGeometry, tracker: inout StrokeTracker
+    ) throws(DecoderError) {
+        decoder = try MultitouchDecoder(description: description)
+        self.id = id
+        self.description = description
+        tracker.addDevice(id, geometry: geometry)
+    }
+
+    /// Counts of what the decoder met and handled, since the device was added.
+    public var diagnostics: DecoderDiagnostics { decoder.diagnostics }
+
+    /// What the decoder met during the last call, the first of each kind: for the caller to log.
+    public var reports: [DecoderDiagnostic] { decoder.reports }
+
+    /// Decodes one frame or drop marker and tracks its contacts, appending stroke events to `out`.
+    /// Returns whether the decoder reported something (`reports`).
+    @discardableResult
+    public mutating func process(_ input: FrameInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
+        contacts.removeAll(keepingCapacity: true)
+        decoder.process(input, into: &contacts)
+        switch input {
+        case .frame(let f):
+            frames += 1
+            lastTime = f.time
+        case .dropped(let t):
+            lastTime = t
+        }
+        tracker.apply(contacts, device: id, frame: frames, into: &out)
+        return !decoder.reports.isEmpty
+    }
+
+    /// Decodes a state report (libevdev's resync, or the seed of a device just opened). Returns
+    /// whether the decoder reported something (`reports`).
+    @discardableResult
+    public mutating func process(
+        _ frame: Frame, origin: FrameOrigin, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
+    ) -> Bool {
+        contacts.removeAll(keepingCapacity: true)
+        decoder.process(frame, origin: origin, into: &contacts)
+        lastTime = frame.time
+        tracker.apply(contacts, device: id, frame: frames, into: &out)
+        return !decoder.reports.isEmpty
+    }
+
+    /// Cancels the device's strokes in progress with `reason` at `time` (the last time seen when
+    /// nil): the device is removed, or the daemon stops.
+    public mutating func cancelAll(
+        reason: CancelReason, time: Timestamp?, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
+    ) {
+        contacts.removeAll(keepingCapacity: true)
+        decoder.cancelAll(reason: reason, time: time ?? lastTime, into: &contacts)
+        tracker.apply(contacts, device: id, frame: frames, into: &out)
+    }
+}
