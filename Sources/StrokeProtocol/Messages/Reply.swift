@@ -74,10 +74,24 @@ public struct Reply: Codable, Sendable, Hashable {
     public struct Stats: Codable, Sendable, Hashable {
         public var daemon: Daemon
         public var you: Client
+        /// Per device, the decoder's non-zero diagnostic counters (docs/decoder.md, "Diagnostics").
+        public var devices: [DeviceDiagnostics]?
 
-        public init(daemon: Daemon, you: Client) {
+        public init(daemon: Daemon, you: Client, devices: [DeviceDiagnostics]? = nil) {
             self.daemon = daemon
             self.you = you
+            self.devices = devices
+        }
+
+        /// One device's counters: names as in `strokes replay --summary`, only the non-zero ones.
+        public struct DeviceDiagnostics: Codable, Sendable, Hashable {
+            public var device: UInt32
+            public var diagnostics: [String: Int]
+
+            public init(device: UInt32, diagnostics: [String: Int]) {
+                self.device = device
+                self.diagnostics = diagnostics
+            }
         }
 
         /// The daemon's counters.
