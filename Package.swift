@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -26,7 +28,16 @@ let package = Package(
         ),
         .target(name: "CEvdevShims"),
         .target(name: "InputCore"),
-        .target(name: "Evdev", dependencies: ["CLibevdev", "CEvdevShims", "InputCore", "MultitouchDecoder"]),
+        // The one syscall funnel (EINTR retried, typed `Errno`) and the `sockaddr_un` helper, for
+        // every module that makes system calls; Glibc and SystemPackage only, no C module.
+        .target(name: "SystemSupport", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        .target(
+            name: "Evdev",
+            dependencies: [
+                "CLibevdev", "CEvdevShims", "InputCore", "MultitouchDecoder", "SystemSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .target(name: "StrokeRecording", dependencies: ["InputCore", "Yams"]),
         .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
         .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
@@ -39,15 +50,21 @@ let package = Package(
             name: "StrokeDaemon",
             dependencies: [
                 "Evdev", "InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol",
-                "Yams",
+                "Yams", "SystemSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Atomics", package: "swift-atomics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        .target(name: "StrokeClient"),
+        .target(
+            name: "StrokeClient",
+            dependencies: ["SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .target(
             name: "StrokeRender",
             dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "StrokeTracker", "StrokeProtocol"]
@@ -85,6 +102,10 @@ let package = Package(
         ),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCore"]),
+        .testTarget(
+            name: "SystemSupportTests",
+            dependencies: ["SystemSupport", "StrokeClient", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .testTarget(name: "StrokeRecordingTests", dependencies: ["StrokeRecording", "InputCore"], resources: [.copy("Hostile")]),
         .testTarget(
             name: "MultitouchDecoderTests",

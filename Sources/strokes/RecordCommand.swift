@@ -84,7 +84,7 @@ struct RecordCommand: ParsableCommand {
                 printError("\(device): the device was removed")
                 break loop
             case .failed(let e):
-                printError("\(device): read failed: \(String(cString: strerror(e)))")
+                printError("\(device): read failed: \(e)")
                 break loop
             }
         }
