@@ -137,6 +137,7 @@ let package = Package(
                 "StrokeDaemon", "StrokeClient", "StrokeProtocol", "StrokeTracker", "StrokeRecording", "StrokeReplay", "InputCore",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ]

@@ -84,6 +84,9 @@ public final class EvdevSource: Service {
         try await thread.shutdownGracefully()
     }
 
+    /// Whether no reader thread holds the reader's state: before `run()`, and after it returned.
+    var readerIsIdle: Bool { reader.withLockIfAvailable { _ in true } ?? false }
+
     /// Wakes the reader thread to end it. The pipe is empty or holds a byte or two, so the write
     /// cannot block; its failure would leave the thread running, which must not pass unseen.
     private func wakeReader() {

@@ -153,7 +153,7 @@ public struct RecordingStream: Sendable {
 }
 
 /// The event lines of an evemu or evtest file, parsed as they are read.
-private struct LineEvents: @unchecked Sendable {
+private struct LineEvents: Sendable {
     var reader: LineReader
     let evtest: Bool
     var skipped: SkippedLines
@@ -208,7 +208,7 @@ private struct LineEvents: @unchecked Sendable {
 }
 
 /// An open file descriptor, closed when the last reference goes.
-final class OpenFile: @unchecked Sendable {
+final class OpenFile: Sendable {
     let fd: Int32
     let path: String
 
