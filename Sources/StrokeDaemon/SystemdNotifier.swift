@@ -5,9 +5,10 @@ import ServiceLifecycle
 /// `READY=1` when it starts (the group starts once the socket is bound and the sources are
 /// open), `WATCHDOG=1` every half `WATCHDOG_USEC` while the daemon runs and shuts down, and
 /// `STOPPING=1` last, once the parts before it in the group have ended.
-struct SystemdNotifier: Service {
+struct SystemdNotifier: Service, CustomStringConvertible {
     let devices: Int
     let logger: Logger
+    var description: String { "SystemdNotifier" }
 
     func run() async throws {
         SystemdActivation.notify("READY=1\nSTATUS=serving \(devices) device(s)")
