@@ -73,8 +73,10 @@ let package = Package(
             name: "strokes",
             dependencies: [
                 "Evdev", "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeDaemon", "StrokeClient", "StrokeRender",
+                "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Opt-in: `swift run -c release strokes-bench` (see README, "Performance"). Not run by the tests.
