@@ -38,7 +38,7 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        .target(name: "StrokeRecording", dependencies: ["InputCore", "Yams"]),
+        .target(name: "StrokeRecording", dependencies: ["InputCore", "SystemSupport", "Yams"]),
         .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
         .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
         .target(name: "StrokeProtocol", dependencies: ["StrokeTracker"]),
