@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -26,8 +28,17 @@ let package = Package(
         ),
         .target(name: "CEvdevShims"),
         .target(name: "InputCore"),
-        .target(name: "Evdev", dependencies: ["CLibevdev", "CEvdevShims", "InputCore"]),
-        .target(name: "StrokeRecording", dependencies: ["InputCore", "Yams"]),
+        // The one syscall funnel (EINTR retried, typed `Errno`) and the `sockaddr_un` helper, for
+        // every module that makes system calls; Glibc and SystemPackage only, no C module.
+        .target(name: "SystemSupport", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        .target(
+            name: "Evdev",
+            dependencies: [
+                "CLibevdev", "CEvdevShims", "InputCore", "SystemSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .target(name: "StrokeRecording", dependencies: ["InputCore", "SystemSupport", "Yams"]),
         .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
         .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
         .target(name: "StrokeProtocol", dependencies: ["StrokeTracker"]),
@@ -40,15 +51,21 @@ let package = Package(
             name: "StrokeDaemon",
             dependencies: [
                 "Evdev", "InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline",
-                "StrokeProtocol", "Yams",
+                "StrokeProtocol", "Yams", "SystemSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Atomics", package: "swift-atomics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        .target(name: "StrokeClient"),
+        .target(
+            name: "StrokeClient",
+            dependencies: ["SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .target(
             name: "StrokeRender",
             dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "StrokeTracker", "StrokeProtocol"]
@@ -57,8 +74,10 @@ let package = Package(
             name: "strokes",
             dependencies: [
                 "Evdev", "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeDaemon", "StrokeClient", "StrokeRender",
+                "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Opt-in: `swift run -c release strokes-bench` (see README, "Performance"). Not run by the tests.
@@ -88,6 +107,10 @@ let package = Package(
         ),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCore"]),
+        .testTarget(
+            name: "SystemSupportTests",
+            dependencies: ["SystemSupport", "StrokeClient", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .testTarget(name: "StrokeRecordingTests", dependencies: ["StrokeRecording", "InputCore"], resources: [.copy("Hostile")]),
         .testTarget(
             name: "MultitouchDecoderTests",
@@ -119,6 +142,7 @@ let package = Package(
                 "StrokeDaemon", "StrokeClient", "StrokeProtocol", "StrokeTracker", "StrokeRecording", "StrokeReplay", "InputCore",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ]

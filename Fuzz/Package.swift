@@ -8,7 +8,8 @@ import PackageDescription
 // ../Tests/FuzzRegressionTests/Oracles, which the ordinary test run compiles too.
 let libraries: [Target] = [
     .target(name: "InputCore"),
-    .target(name: "StrokeRecording", dependencies: ["InputCore", "Yams"]),
+    .target(name: "SystemSupport", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+    .target(name: "StrokeRecording", dependencies: ["InputCore", "SystemSupport", "Yams"]),
     .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
     .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
     .target(name: "StrokeProtocol", dependencies: ["StrokeTracker"]),
@@ -23,7 +24,10 @@ let fuzzTargets = ["evemu", "evtest", "libinput-record", "frames", "request"]
 
 let package = Package(
     name: "strokes-fuzz",
-    dependencies: [.package(url: "https://github.com/jpsim/Yams", from: "6.0.0")],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    ],
     targets: libraries + fuzzTargets.map { name in
         .executableTarget(name: "fuzz-\(name)", dependencies: ["Oracles", "LibFuzzerDriver"], path: "Targets/\(name)")
     }

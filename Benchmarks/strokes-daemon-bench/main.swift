@@ -85,6 +85,8 @@ final class Bench: @unchecked Sendable {
         var settings = Daemon.Settings()
         settings.queue = QueueLimits(
             mergeAfter: 1_000_000, disconnectAfter: 2_000_000, disconnectAfterBytes: 1 << 34, totalBytes: 1 << 34)  // measure delivery, not merging
+        // 100 clients of one uid: past the per-uid default (32) the daemon refuses them.
+        settings.maxClientsPerUid = settings.maxClients
         if let given { settings = given }
         daemon = Daemon(loop: group.next(), settings: settings, logger: logger)
         var options = SocketServer.Options(path: path)

@@ -1,6 +1,8 @@
 import CEvdevShims
 import CLibevdev
 import InputCore
+import SystemPackage
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -21,37 +23,49 @@ public final class EvdevDevice {
         case drained
         /// The device is gone (`ENODEV`): it was unplugged.
         case removed
-        /// Another error, as an errno value.
-        case failed(Int32)
+        /// Another error.
+        case failed(Errno)
     }
 
     public struct OpenError: Error, CustomStringConvertible {
         public var path: String
-        public var errno: Int32
+        public var errno: Errno
         public var what: String
-        public var description: String { "\(path): \(what): \(String(cString: strerror(errno)))" }
+        public var description: String { "\(path): \(what): \(errno)" }
     }
 
     /// Opens `path` non-blocking. Throws when it cannot be opened or is not an evdev device.
     public init(path: String) throws {
         self.path = path
-        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw OpenError(path: path, errno: errno, what: "cannot open") }
-        var device: OpaquePointer?
-        let rc = libevdev_new_from_fd(fd, &device)
-        guard rc == 0, let device else {
-            close(fd)
-            throw OpenError(path: path, errno: -rc, what: "not an evdev device")
+        let fd: Int32
+        do {
+            fd = try Syscall.retrying { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        } catch {
+            throw OpenError(path: path, errno: error, what: "cannot open")
         }
-        dev = device
+        var device: OpaquePointer?
+        do {
+            _ = try Syscall.retryingNegatedErrno { libevdev_new_from_fd(fd, &device) }
+        } catch {
+            try? Syscall.closeDescriptor(fd)  // opened read-only and unused: nothing to lose
+            throw OpenError(path: path, errno: error, what: "not an evdev device")
+        }
         // Frame times must be comparable across devices and with the daemon's own clock.
-        _ = libevdev_set_clock_id(dev, CLOCK_MONOTONIC)
+        do {
+            _ = try Syscall.retryingNegatedErrno { libevdev_set_clock_id(device, CLOCK_MONOTONIC) }
+        } catch {
+            libevdev_free(device)
+            try? Syscall.closeDescriptor(fd)
+            throw OpenError(path: path, errno: error, what: "cannot set the clock to CLOCK_MONOTONIC")
+        }
+        self.fd = fd
+        dev = device!
         description = EvdevDevice.describe(dev)
     }
 
     deinit {
         libevdev_free(dev)
-        close(fd)
+        try? Syscall.closeDescriptor(fd)  // nothing to do about a failed close of a device being let go
     }
 
     /// The physical path the kernel reports (`EVIOCGPHYS`), empty when it has none.
@@ -62,8 +76,11 @@ public final class EvdevDevice {
 
     /// Takes or releases an exclusive grab (`EVIOCGRAB`): while grabbed, no one else sees events.
     public func grab(_ on: Bool) throws {
-        let rc = libevdev_grab(dev, on ? LIBEVDEV_GRAB : LIBEVDEV_UNGRAB)
-        guard rc == 0 else { throw OpenError(path: path, errno: -rc, what: "cannot grab") }
+        do {
+            _ = try Syscall.retryingNegatedErrno { libevdev_grab(dev, on ? LIBEVDEV_GRAB : LIBEVDEV_UNGRAB) }
+        } catch {
+            throw OpenError(path: path, errno: error, what: "cannot grab")
+        }
     }
 
     /// The slots' state as libevdev read it (`EVIOCGMTSLOTS`) when the device was opened or last
@@ -112,7 +129,20 @@ public final class EvdevDevice {
         var ev = input_event()
         var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
         while true {
-            let rc = libevdev_next_event(dev, flags, &ev)
+            let rc: Int32
+            do {
+                rc = try Syscall.retryingNegatedErrno { libevdev_next_event(dev, flags, &ev) }
+            } catch .resourceTemporarilyUnavailable {
+                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+                    continue
+                }
+                return .drained
+            } catch .operationNotSupportedByDevice {  // ENODEV
+                return .removed
+            } catch {
+                return .failed(error)
+            }
             if rc == LIBEVDEV_READ_STATUS_SUCCESS.rawValue {
                 out.append((EvdevDevice.event(ev), flags == LIBEVDEV_READ_FLAG_SYNC.rawValue))
             } else if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue {
@@ -121,18 +151,6 @@ public final class EvdevDevice {
                 // "SYN_DROPPED handling").
                 if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue { out.append((EvdevDevice.event(ev), true)) }
                 flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
-            } else if rc == -EAGAIN {
-                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
-                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
-                    continue
-                }
-                return .drained
-            } else if rc == -EINTR {
-                continue
-            } else if rc == -ENODEV {
-                return .removed
-            } else {
-                return .failed(-rc)
             }
         }
     }

@@ -1,6 +1,8 @@
 import CEvdevShims
 import CLibevdev
 import InputCore
+import SystemPackage
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -22,10 +24,10 @@ public final class UinputDevice {
 
     public struct Error: Swift.Error, CustomStringConvertible {
         public var what: String
-        public var errno: Int32
+        public var errno: Errno
         public var description: String {
-            var text = "\(what): \(String(cString: strerror(errno)))"
-            if errno == ENOENT || errno == EACCES {
+            var text = "\(what): \(errno)"
+            if errno == .noSuchFileOrDirectory || errno == .permissionDenied {
                 text += " (is the uinput module loaded and /dev/uinput writable?)"
             }
             return text
@@ -38,7 +40,7 @@ public final class UinputDevice {
     /// report it), which is what groups a pen and its touch sibling into one hardware. uinput has
     /// no way to set `uniq` (no `UI_SET_UNIQ`): a uinput device's `uniq` is always empty.
     public init(description: DeviceDescription, phys: String? = nil) throws {
-        guard let dev = libevdev_new() else { throw Error(what: "libevdev_new", errno: ENOMEM) }
+        guard let dev = libevdev_new() else { throw Error(what: "libevdev_new", errno: .noMemory) }
         self.dev = dev
         libevdev_set_name(dev, description.name.isEmpty ? "strokes virtual device" : description.name)
         libevdev_set_id_bustype(dev, Int32(description.id.bustype))
@@ -68,25 +70,32 @@ public final class UinputDevice {
         if let phys {
             // libevdev (1.13) hands uinput no phys, even after libevdev_set_phys: set it on a
             // uinput descriptor of our own, on which libevdev then creates the device.
-            let own = open("/dev/uinput", O_RDWR | O_CLOEXEC)
-            guard own >= 0 else {
-                let e = errno
+            let own: Int32
+            do {
+                own = try Syscall.retrying { open("/dev/uinput", O_RDWR | O_CLOEXEC) }
+            } catch {
                 destroy()
-                throw Error(what: "cannot open /dev/uinput", errno: e)
+                throw Error(what: "cannot open /dev/uinput", errno: error)
             }
             uinputFD = own
-            guard cevdev_uinput_set_phys(own, phys) == 0 else {
-                let e = errno
+            do {
+                _ = try Syscall.retrying { cevdev_uinput_set_phys(own, phys) }
+            } catch {
                 destroy()
-                throw Error(what: "UI_SET_PHYS", errno: e)
+                throw Error(what: "UI_SET_PHYS", errno: error)
             }
             fd = own
         }
         var made: OpaquePointer?
-        let rc = libevdev_uinput_create_from_device(dev, fd, &made)
-        guard rc == 0, let made else {
+        do {
+            _ = try Syscall.retryingNegatedErrno { libevdev_uinput_create_from_device(dev, fd, &made) }
+        } catch {
             destroy()
-            throw Error(what: "cannot create a uinput device", errno: -rc)
+            throw Error(what: "cannot create a uinput device", errno: error)
+        }
+        guard let made else {
+            destroy()
+            throw Error(what: "cannot create a uinput device", errno: .operationNotSupportedByDevice)
         }
         uidev = made
         devnode = libevdev_uinput_get_devnode(made).map { String(cString: $0) }
@@ -109,9 +118,12 @@ public final class UinputDevice {
     /// Writes one event. The kernel stamps it with the time of the write; a `SYN_REPORT` hands the
     /// frame to readers.
     public func write(type: EventType, code: UInt16, value: Int32) throws {
-        guard let uidev else { throw Error(what: "the device was destroyed", errno: ENODEV) }
-        let rc = libevdev_uinput_write_event(uidev, UInt32(type.rawValue), UInt32(code), value)
-        guard rc == 0 else { throw Error(what: "uinput write", errno: -rc) }
+        guard let uidev else { throw Error(what: "the device was destroyed", errno: .operationNotSupportedByDevice) }
+        do {
+            _ = try Syscall.retryingNegatedErrno { libevdev_uinput_write_event(uidev, UInt32(type.rawValue), UInt32(code), value) }
+        } catch {
+            throw Error(what: "uinput write", errno: error)
+        }
     }
 
     /// Writes `events` and, unless the last one already is one, a closing `SYN_REPORT`.
@@ -125,7 +137,7 @@ public final class UinputDevice {
     public func destroy() {
         if let uidev { libevdev_uinput_destroy(uidev) }
         if let dev { libevdev_free(dev) }
-        if uinputFD >= 0 { close(uinputFD) }
+        if uinputFD >= 0 { try? Syscall.closeDescriptor(uinputFD) }  // the device is gone either way
         uidev = nil
         dev = nil
         uinputFD = -1

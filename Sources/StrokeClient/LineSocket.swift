@@ -1,3 +1,6 @@
+import SystemPackage
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,33 +26,23 @@ public final class LineSocket {
 
     /// Connects to the socket at `path`.
     public init(path: String) throws {
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(path: path)
+        } catch {
+            throw Error(message: "\(error)")
+        }
         // `self.fd` is set only once connected: a class whose stored properties are all set runs
         // its deinit when its init throws, and a second close here could close a descriptor
         // another thread has just been given (seen as NIO's EBADF precondition in the tests).
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Error(message: "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
-            throw Error(message: "socket path too long: \(path)")
+        do {
+            fd = try UnixSocket.connect(to: address)
+        } catch {
+            throw Error(message: "cannot connect to \(path): \(error)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-        }
-        let rc = withUnsafePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard rc == 0 else {
-            let e = errno
-            close(fd)
-            throw Error(message: "cannot connect to \(path): \(String(cString: strerror(e)))")
-        }
-        self.fd = fd
     }
 
-    deinit { close(fd) }
+    deinit { try? Syscall.closeDescriptor(fd) }
 
     /// Sends one line (the newline is added).
     public func send(_ line: String) throws {
@@ -60,12 +53,13 @@ public final class LineSocket {
     public func sendRaw(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Error(message: "send: \(String(cString: strerror(errno)))")
+            do {
+                offset += try Syscall.retrying {
+                    bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                }
+            } catch {
+                throw Error(message: "send: \(error)")
             }
-            offset += n
         }
     }
 
@@ -84,23 +78,38 @@ public final class LineSocket {
             }
             if let timeout {
                 var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let rc = poll(&p, 1, Int32(timeout * 1000))
-                if rc == 0 { throw Error(message: "no line within \(timeout) s", timedOut: true) }
-                if rc < 0 && errno != EINTR { throw Error(message: "poll: \(String(cString: strerror(errno)))") }
-                if rc < 0 { continue }
+                let ready: Int32
+                do {
+                    // A signal restarts the wait with the whole timeout: a bound, not a deadline.
+                    ready = try Syscall.retrying { poll(&p, 1, Int32(timeout * 1000)) }
+                } catch {
+                    throw Error(message: "poll: \(error)")
+                }
+                if ready == 0 { throw Error(message: "no line within \(timeout) s", timedOut: true) }
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == ECONNRESET { return nil }
-                throw Error(message: "recv: \(String(cString: strerror(errno)))")
+            let n: Int
+            do {
+                n = try Syscall.retrying { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
+            } catch .connectionReset {
+                return nil
+            } catch {
+                throw Error(message: "recv: \(error)")
             }
             if n == 0 { return nil }
             buffer += chunk[0..<n]
         }
     }
 
-    /// Shuts down the writing side (the daemon sees end of input).
-    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+    /// Shuts down the writing side (the daemon sees end of input). Returns the error when it
+    /// fails: `ENOTCONN` when the daemon had already closed the connection.
+    @discardableResult
+    public func shutdownWrite() -> Errno? {
+        do {
+            _ = try Syscall.retrying { shutdown(fd, Int32(SHUT_WR)) }
+            return nil
+        } catch {
+            return error
+        }
+    }
 }

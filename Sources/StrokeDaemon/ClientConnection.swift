@@ -154,7 +154,7 @@ final class ClientConnection {
 }
 
 /// `SO_MEMINFO`'s counters (`SK_MEMINFO_*`); `.2` is `SK_MEMINFO_WMEM_ALLOC`.
-struct SocketMemoryInfo: @unchecked Sendable {
+struct SocketMemoryInfo: Sendable {
     var values: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
 }
 

@@ -9,25 +9,66 @@ import StrokeTracker
 /// method must be called on `loop`; sources on other threads hop there with `loop.execute`.
 /// The reader never waits for a client: a message is queued per client and written as the socket
 /// accepts it (`ClientConnection.pump`).
-public final class Daemon: @unchecked Sendable {
+///
+/// Its state is loop-bound (`NIOLoopBoundBox`): touching any of it from another thread traps.
+public final class Daemon: Sendable {
     public static let version = "0.2.0"
     public let loop: EventLoop
-    public private(set) var settings: Settings
     let logger: Logger
-    public internal(set) var hub: Hub
-    var clients: [UInt64: ClientConnection] = [:]
-    private var nextClient: UInt64 = 1
     /// Random per start, so a client can tell that sequence numbers restarted.
     public let instance: String
-    private var batch: [Broadcast] = []
-    public private(set) var stopping = false
-    var disconnectedSlow: UInt64 = 0
-    var refusedClients: UInt64 = 0
-    /// The last failed accept of the current episode (`acceptFailed`), and how many failed.
-    private var lastAcceptFailure: NIODeadline?
-    private var acceptFailures = 0
+
+    public private(set) var settings: Settings {
+        get { _settings.value }
+        _modify { yield &_settings.value }
+    }
+    public internal(set) var hub: Hub {
+        get { _hub.value }
+        _modify { yield &_hub.value }
+    }
+    var clients: [UInt64: ClientConnection] {
+        get { _clients.value }
+        _modify { yield &_clients.value }
+    }
+    public private(set) var stopping: Bool {
+        get { _state.value.stopping }
+        _modify { yield &_state.value.stopping }
+    }
+    var disconnectedSlow: UInt64 {
+        get { _state.value.disconnectedSlow }
+        _modify { yield &_state.value.disconnectedSlow }
+    }
+    var refusedClients: UInt64 {
+        get { _state.value.refusedClients }
+        _modify { yield &_state.value.refusedClients }
+    }
     /// Rate limits for logging the decoders' diagnostics (`Daemon+Diagnostics.swift`).
-    var diagnosticLog = DiagnosticLog()
+    var diagnosticLog: DiagnosticLog {
+        get { _state.value.diagnosticLog }
+        _modify { yield &_state.value.diagnosticLog }
+    }
+    private var batch: [Broadcast] {
+        get { _batch.value }
+        _modify { yield &_batch.value }
+    }
+
+    /// The daemon's bookkeeping besides the hub and the clients.
+    private struct State {
+        var nextClient: UInt64 = 1
+        var stopping = false
+        var disconnectedSlow: UInt64 = 0
+        var refusedClients: UInt64 = 0
+        /// The last failed accept of the current episode (`acceptFailed`), and how many failed.
+        var lastAcceptFailure: NIODeadline?
+        var acceptFailures = 0
+        var diagnosticLog = DiagnosticLog()
+    }
+
+    private let _settings: NIOLoopBoundBox<Settings>
+    private let _hub: NIOLoopBoundBox<Hub>
+    private let _clients: NIOLoopBoundBox<[UInt64: ClientConnection]>
+    private let _batch: NIOLoopBoundBox<[Broadcast]>
+    private let _state: NIOLoopBoundBox<State>
 
     public struct Settings: Sendable {
         public var historyLimit = 256
@@ -46,12 +87,16 @@ public final class Daemon: @unchecked Sendable {
         public init() {}
     }
 
+    /// May be called on any thread; everything else on `loop` only.
     public init(loop: EventLoop, settings: Settings, logger: Logger) {
         self.loop = loop
-        self.settings = settings
         self.logger = logger
-        self.hub = Hub(historyLimit: settings.historyLimit, resumeLimit: settings.resumeLimit)
         self.instance = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        _settings = .makeBoxSendingValue(settings, eventLoop: loop)
+        _hub = .makeBoxSendingValue(Hub(historyLimit: settings.historyLimit, resumeLimit: settings.resumeLimit), eventLoop: loop)
+        _clients = .makeBoxSendingValue([:], eventLoop: loop)
+        _batch = .makeBoxSendingValue([], eventLoop: loop)
+        _state = .makeBoxSendingValue(State(), eventLoop: loop)
     }
 
     /// Applies what a configuration reload (SIGHUP) may change while running: queue limits (for
@@ -59,7 +104,6 @@ public final class Daemon: @unchecked Sendable {
     /// request and connection), and each device's calibration (for points from now on). The
     /// history and resume sizes keep their start values.
     public func reload(settings new: Settings, calibration: (DeviceInfo) -> Calibration) {
-        loop.preconditionInEventLoop()
         var s = new
         s.historyLimit = settings.historyLimit
         s.resumeLimit = settings.resumeLimit
@@ -78,7 +122,6 @@ public final class Daemon: @unchecked Sendable {
         path: String, description: DeviceDescription, calibration: Calibration = .identity, group: String? = nil,
         arbitration: Bool = true, jumps: JumpSetting = .deviceDefault
     ) throws -> DeviceID {
-        loop.preconditionInEventLoop()
         let (id, added) = try hub.addDevice(
             path: path, description: description, calibration: calibration, group: group, arbitration: arbitration,
             jumps: jumps)
@@ -163,13 +206,13 @@ public final class Daemon: @unchecked Sendable {
     func clientConnected(_ channel: Channel, peer: PeerCredentials?, groups: Set<UInt32>? = nil) -> ClientConnection? {
         // An episode ends at the first connection a second after the last failure: while
         // descriptors come and go one at a time, accept alternates and that is one episode.
-        if let last = lastAcceptFailure, NIODeadline.now() - last > .seconds(1) {
-            logger.notice("accepting connections again", metadata: ["failedAccepts": "\(acceptFailures)"])
-            lastAcceptFailure = nil
-            acceptFailures = 0
+        if let last = _state.value.lastAcceptFailure, NIODeadline.now() - last > .seconds(1) {
+            logger.notice("accepting connections again", metadata: ["failedAccepts": "\(_state.value.acceptFailures)"])
+            _state.value.lastAcceptFailure = nil
+            _state.value.acceptFailures = 0
         }
-        let client = ClientConnection(id: nextClient, channel: channel, limits: settings.queue, logger: logger)
-        nextClient += 1
+        let client = ClientConnection(id: _state.value.nextClient, channel: channel, limits: settings.queue, logger: logger)
+        _state.value.nextClient += 1
         client.peer = peer
         client.logger.info("client connected", metadata: ["peer": "\(peer.map(\.description) ?? "unknown")"])
         if let peer, !Daemon.allowed(peer, groups: groups, uids: settings.allowUIDs, gids: settings.allowGIDs) {
@@ -209,12 +252,12 @@ public final class Daemon: @unchecked Sendable {
     /// at a connection accepted a second after the last failure); the listener tries again after
     /// the back-off returned.
     func acceptFailed(_ error: IOError) -> TimeAmount {
-        if lastAcceptFailure == nil {
+        if _state.value.lastAcceptFailure == nil {
             logger.error(
                 "cannot accept connections: \(error); retrying every 100 ms while serving \(clients.count) client(s)")
         }
-        lastAcceptFailure = NIODeadline.now()
-        acceptFailures += 1
+        _state.value.lastAcceptFailure = NIODeadline.now()
+        _state.value.acceptFailures += 1
         return .milliseconds(100)
     }
 
@@ -290,7 +333,6 @@ public final class Daemon: @unchecked Sendable {
     /// Cancels every live stroke (`shutdown`), says goodbye to every client and closes them.
     /// The future completes when every client is closed.
     public func shutdown() -> EventLoopFuture<Void> {
-        loop.preconditionInEventLoop()
         stopping = true
         batch.removeAll(keepingCapacity: true)
         hub.cancelAll(reason: .shutdown, time: nil, into: &batch)

@@ -1,6 +1,7 @@
 import NIOCore
 import StrokeRecording
 import StrokeTracker
+import SystemSupport
 import Yams
 
 #if canImport(Glibc)
@@ -18,17 +19,25 @@ public struct ConfigurationError: Error, CustomStringConvertible {
 extension DaemonConfiguration {
     /// Reads a configuration file; unknown keys and values of the wrong type are errors naming the key.
     public static func load(path: String) throws -> DaemonConfiguration {
-        guard let file = fopen(path, "r") else {
-            throw ConfigurationError(file: path, line: nil, message: "cannot open: \(String(cString: strerror(errno)))")
+        let fd: Int32
+        do {
+            fd = try Syscall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            throw ConfigurationError(file: path, line: nil, message: "cannot open: \(error)")
         }
+        defer { try? Syscall.closeDescriptor(fd) }  // read-only: a failed close loses nothing
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = fread(&chunk, 1, chunk.count, file)
-            if n <= 0 { break }
+            let n: Int
+            do {
+                n = try Syscall.retrying { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            } catch {
+                throw ConfigurationError(file: path, line: nil, message: "cannot read: \(error)")
+            }
+            if n == 0 { break }
             bytes += chunk[0..<n]
         }
-        fclose(file)
         return try parse(String(decoding: bytes, as: UTF8.self), file: path)
     }
 

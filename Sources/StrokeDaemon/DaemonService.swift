@@ -1,24 +1,30 @@
-import Dispatch
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import StrokeRecording
+import UnixSignals
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Runs the daemon until SIGTERM or SIGINT: binds the socket, opens the sources, tells systemd
-/// it is ready, and at the end cancels live strokes (`shutdown`), says goodbye to the clients,
-/// closes them and removes the socket file. SIGHUP reloads the configuration file (`reload`).
-public final class DaemonService: @unchecked Sendable {
+/// Runs the daemon until SIGTERM or SIGINT: opens the sources, binds the socket, and runs every
+/// long-running part as a `Service` in one `ServiceGroup`, which ends them in a fixed order
+/// (docs/architecture.md, "Lifecycle"):
+///
+/// 1. the sources stop (the live reader thread is woken and joined; the replay's timer is
+///    cancelled): no frame arrives after this;
+/// 2. every live stroke is cancelled (`shutdown`) and delivered; each client gets what it had
+///    queued and `goodbye`, and is closed (`SocketServer`);
+/// 3. the listener is closed and the socket file removed (`SocketServer`);
+/// 4. systemd is told `STOPPING=1` (`SystemdNotifier`).
+///
+/// SIGHUP reloads the configuration file (`DaemonSignals`).
+public struct DaemonService: Sendable {
     public let configuration: DaemonConfiguration
-    let configPath: String?
+    let file: (path: String, contents: DaemonConfiguration)?
     let logger: Logger
-
-    /// The configuration file as last read, to tell which keys a reload changes.
-    private let fileConfiguration: NIOLockedValueBox<DaemonConfiguration?>
 
     /// - Parameters:
     ///   - configuration: what to run with: the file's settings with the command line's overrides.
@@ -26,56 +32,67 @@ public final class DaemonService: @unchecked Sendable {
     ///     re-reads and compares with.
     public init(configuration: DaemonConfiguration, file: (path: String, contents: DaemonConfiguration)?, logger: Logger) {
         self.configuration = configuration
-        self.configPath = file?.path
+        self.file = file
         self.logger = logger
-        fileConfiguration = NIOLockedValueBox(file?.contents)
     }
 
     public func run() async throws {
         raiseDescriptorLimit()
+        // Trapped before the socket exists: whoever can connect may signal the daemon at once,
+        // and must find the signal handled rather than its default action (termination). This is
+        // why the group is not given `gracefulShutdownSignals`: it would trap them only once it
+        // runs, after the socket is bound.
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let loop = group.next()
+        do {
+            try await serve(on: group.next(), signals: signals)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        try await group.shutdownGracefully()
+    }
+
+    private func serve(on loop: EventLoop, signals: UnixSignalsSequence) async throws {
         let daemon = Daemon(loop: loop, settings: configuration.settings, logger: logger)
         var options = SocketServer.Options(path: configuration.socketPath)
         options.mode = configuration.socketMode
         options.group = configuration.socketGroup
         options.groupRequired = configuration.socketGroupConfigured
-        var opened: [any StrokeSource] = try await loop.submit { try self.openReplay(daemon) }.get()
+        let replay = try await loop.submit { try self.openReplay(daemon) }.get()
+        var sources: [any Service] = replay.map { [$0] } ?? []
         if configuration.replay == nil {
             // Live devices: opened (and seeded) before the socket exists, so that the first client's
-            // snapshot already holds the contacts that were down at start; read on their own thread.
-            let live = EvdevSource(daemon: daemon, configuration: configuration, logger: logger)
-            live.start()
-            opened.append(live)
+            // snapshot already holds the contacts that were down at start.
+            let live = try EvdevSource(daemon: daemon, configuration: configuration, logger: logger)
+            live.openDevices()
+            sources.append(live)
         }
-        let sources = opened
-
         let server: SocketServer
         do {
             server = try await SocketServer.start(daemon: daemon, options: options, logger: logger)
         } catch {
-            try? await loop.submit { for s in sources { s.stop() } }.get()
-            try? await group.shutdownGracefully()
+            // Nothing runs yet but the replay's first timer; the live devices close with their source.
+            if let replay { try? await loop.submit { replay.stop() }.get() }
             throw error
         }
-
-        let stop = SignalLatch()
-        let signals = installSignalHandlers(stop: stop, daemon: daemon)
-        SystemdActivation.notify("READY=1\nSTATUS=serving \(daemon.hub.deviceInfos.count) device(s)")
-        let watchdog = scheduleWatchdog(on: loop)
-        logger.info("ready", metadata: ["devices": "\(daemon.hub.deviceInfos.count)"])
-
-        await stop.wait()
-        logger.info("shutting down")
-        SystemdActivation.notify("STOPPING=1")
-        watchdog?.cancel()
-        for s in signals { s.cancel() }
-        try await loop.flatSubmit {
-            for s in sources { s.stop() }
-            return daemon.shutdown()
-        }.get()
-        await server.stop()
-        try await group.shutdownGracefully()
+        let devices = try await loop.submit { daemon.hub.deviceInfos.count }.get()
+        let reload = ConfigurationReload(file: file, daemon: daemon, logger: logger)
+        // Started together (everything above is ready); graceful shutdown ends them one at a time
+        // from the last to the first, each after the one behind it has returned.
+        let services: [any Service] = [
+            SystemdNotifier(devices: devices, logger: logger),
+            server,
+            DaemonSignals(signals: signals, reload: reload, logger: logger),
+        ] + sources
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services.map {
+                    // Any part that ends, or fails, ends the daemon in the same order.
+                    .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
+                },
+                logger: logger))
+        try await group.run()
     }
 
     /// Raises the soft `RLIMIT_NOFILE` to the hard limit: each client is a descriptor, and the
@@ -92,101 +109,13 @@ public final class DaemonService: @unchecked Sendable {
     }
 
     /// The recording the configuration names (`--replay`), if any, started on the loop.
-    private func openReplay(_ daemon: Daemon) throws -> [any StrokeSource] {
-        var sources: [any StrokeSource] = []
-        if let path = configuration.replay {
-            let recording = try RecordingReader.read(path: path)
-            let replay = ReplaySource(
-                daemon: daemon, recording: recording, path: path, speed: configuration.replaySpeed,
-                loop: configuration.replayLoop)
-            try replay.start()
-            sources.append(replay)
-        }
-        return sources
-    }
-
-    private func installSignalHandlers(stop: SignalLatch, daemon: Daemon) -> [DispatchSourceSignal] {
-        var out: [DispatchSourceSignal] = []
-        for sig in [SIGTERM, SIGINT, SIGHUP] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { [self] in
-                if sig == SIGHUP {
-                    self.reload(daemon)
-                    return
-                }
-                stop.fire()
-            }
-            source.resume()
-            out.append(source)
-        }
-        return out
-    }
-
-    /// SIGHUP: re-reads the configuration file. An invalid file changes nothing. Otherwise the
-    /// settings a running daemon can change are applied (`Daemon.reload`); changed keys that need a
-    /// restart (socket, devices, replay, history sizes) are named in the log.
-    private func reload(_ daemon: Daemon) {
-        guard let configPath else {
-            logger.notice("SIGHUP: no configuration file to reload")
-            return
-        }
-        let new: DaemonConfiguration
-        do {
-            new = try DaemonConfiguration.load(path: configPath)
-        } catch {
-            logger.error("SIGHUP: configuration not reloaded: \(error)")
-            return
-        }
-        let old = fileConfiguration.withLockedValue { previous in
-            defer { previous = new }
-            return previous
-        }
-        let restart = old.map { DaemonConfiguration.restartKeysChanged(from: $0, to: new) } ?? []
-        daemon.loop.execute { [logger] in
-            daemon.reload(settings: new.settings) { new.calibration(path: $0.path, name: $0.description.name) }
-            logger.notice("SIGHUP: configuration reloaded from \(configPath)")
-            if !restart.isEmpty {
-                logger.warning("SIGHUP: changes to \(restart.joined(separator: ", ")) take effect at the next restart")
-            }
-        }
-    }
-
-    private func scheduleWatchdog(on loop: EventLoop) -> RepeatedTask? {
-        guard let interval = SystemdActivation.watchdogInterval() else { return nil }
-        return loop.scheduleRepeatedTask(initialDelay: .zero, delay: .microseconds(interval)) { _ in
-            SystemdActivation.notify("WATCHDOG=1")
-        }
-    }
-}
-
-/// Something that feeds the daemon (a replayed recording, live devices).
-public protocol StrokeSource: AnyObject, Sendable {
-    func stop()
-}
-
-extension ReplaySource: StrokeSource {}
-
-/// A one-shot latch an async task waits on and a signal handler fires.
-final class SignalLatch: @unchecked Sendable {
-    private let lock = NIOLock()
-    private var fired = false
-    private var waiter: CheckedContinuation<Void, Never>?
-
-    func fire() {
-        lock.withLock {
-            fired = true
-            let w = waiter
-            waiter = nil
-            w?.resume()
-        }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            lock.withLock {
-                if fired { c.resume() } else { waiter = c }
-            }
-        }
+    private func openReplay(_ daemon: Daemon) throws -> ReplaySource? {
+        guard let path = configuration.replay else { return nil }
+        let recording = try RecordingReader.read(path: path)
+        let replay = ReplaySource(
+            daemon: daemon, recording: recording, path: path, speed: configuration.replaySpeed,
+            loop: configuration.replayLoop)
+        try replay.start()
+        return replay
     }
 }

@@ -2,9 +2,13 @@ import Evdev
 import Foundation
 import InputCore
 import Logging
-import MultitouchDecoder
 import NIOCore
+import NIOPosix
+import ServiceLifecycle
 import StrokeTracker
+import Synchronization
+import struct SystemPackage.Errno
+import SystemSupport
 
 /// Live touch devices (`/dev/input/event*`) read through libevdev on a reader thread, handed to
 /// the daemon's loop frame by frame.
@@ -19,54 +23,78 @@ import StrokeTracker
 ///   (`deviceRemoved`) and the daemon goes on.
 /// - After `SYN_DROPPED`, libevdev's sync frames are decoded as a resync (strokes that ended or
 ///   changed meanwhile are cancelled with `resync`; the others go on).
-public final class EvdevSource: @unchecked Sendable, StrokeSource {
-    struct Open {
-        var device: EvdevDevice
-        var id: DeviceID
-        var assembler = FrameAssembler()
-        var syncEvents: [InputEvent] = []
-    }
-
+public final class EvdevSource: Service {
     private let daemon: Daemon
     private let configuration: DaemonConfiguration
     private let logger: Logger
     private let directory: String
-    private var open: [Int32: Open] = [:]  // by fd; reader thread only
-    /// A pipe: `stop()` writes a byte, the reader thread's poll wakes and the thread ends.
-    private let wake: Int32
-    private let wakeWriter: Int32
-    private var thread: Thread?
+    /// The open devices and the reader's loop: filled by `openDevices()` before the reader runs,
+    /// then held by the reader thread for its whole life (it never contends).
+    private let reader: Mutex<Reader>
+    /// A pipe: a byte written wakes the reader thread's poll, and the thread ends.
+    private let wake: (read: Int32, write: Int32)
+    /// The reader thread: one, joined by its graceful shutdown at the end of `run()`.
+    private let thread = NIOThreadPool(numberOfThreads: 1)
 
-    public init(daemon: Daemon, configuration: DaemonConfiguration, logger: Logger, directory: String = "/dev/input") {
+    public init(
+        daemon: Daemon, configuration: DaemonConfiguration, logger: Logger, directory: String = "/dev/input"
+    ) throws(Errno) {
         self.daemon = daemon
         self.configuration = configuration
         self.logger = logger
         self.directory = directory
         var ends: [Int32] = [-1, -1]
-        _ = pipe(&ends)
-        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        wake = ends[0]
-        wakeWriter = ends[1]
-    }
-
-    /// Opens the devices present now (before returning, so that readiness means they are open)
-    /// and starts the reader thread. Call off the loop.
-    public func start() {
-        for path in EvdevSource.eventNodes(in: directory) { tryOpen(path) }
-        let t = Thread { [self] in run() }
-        t.name = "strokes-evdev"
-        thread = t
-        t.start()
+        _ = try Syscall.retrying { pipe(&ends) }  // pipe2 is not in Glibc's Swift overlay
+        for fd in ends { _ = try Syscall.retrying { fcntl(fd, F_SETFD, FD_CLOEXEC) } }
+        wake = (ends[0], ends[1])
+        reader = Mutex(Reader(directory: directory, wake: ends[0]))
     }
 
     deinit {
-        close(wake)
-        close(wakeWriter)
+        try? Syscall.closeDescriptor(wake.read)  // nothing uses the pipe any more: a failed close loses nothing
+        try? Syscall.closeDescriptor(wake.write)
     }
 
-    public func stop() {
-        var one: UInt8 = 1
-        _ = write(wakeWriter, &one, 1)
+    /// Opens the devices present now, so that once this returns their contacts are in the hub.
+    /// Call off the loop, before `run()`.
+    public func openDevices() {
+        reader.withLock { reader in
+            for path in EvdevSource.eventNodes(in: directory) { reader.tryOpen(path, source: self) }
+        }
+    }
+
+    /// Reads the devices on the reader thread until graceful shutdown (or cancellation), then
+    /// wakes the thread and joins it: when this returns, the last frames read have been handed
+    /// to the loop and no thread of this source is left.
+    public func run() async throws {
+        thread.start()
+        do {
+            try await withTaskCancellationOrGracefulShutdownHandler {
+                try await thread.runIfActive { [self] in
+                    try reader.withLock { reader in try reader.run(source: self) }
+                }
+            } onCancelOrGracefulShutdown: { [self] in
+                wakeReader()
+            }
+        } catch {
+            try await thread.shutdownGracefully()
+            throw error
+        }
+        try await thread.shutdownGracefully()
+    }
+
+    /// Whether no reader thread holds the reader's state: before `run()`, and after it returned.
+    var readerIsIdle: Bool { reader.withLockIfAvailable { _ in true } ?? false }
+
+    /// Wakes the reader thread to end it. The pipe is empty or holds a byte or two, so the write
+    /// cannot block; its failure would leave the thread running, which must not pass unseen.
+    private func wakeReader() {
+        do {
+            var one: UInt8 = 1
+            _ = try Syscall.retrying { write(wake.write, &one, 1) }
+        } catch {
+            preconditionFailure("cannot wake the evdev reader thread: \(error)")
+        }
     }
 
     /// `/dev/input/event*`, in numeric order.
@@ -81,22 +109,16 @@ public final class EvdevSource: @unchecked Sendable, StrokeSource {
     /// single-touch axes (`DeviceDescription.touchDecoding`, what `MultitouchDecoder` accepts).
     public static func isTouch(_ d: DeviceDescription) -> Bool { d.touchDecoding.isDecodable }
 
-    private func wanted(_ path: String, _ d: DeviceDescription) -> Bool {
+    func wanted(_ path: String, _ d: DeviceDescription) -> Bool {
         guard EvdevSource.isTouch(d) else { return false }
         if configuration.devices.isEmpty { return true }
         return configuration.devices.contains { DeviceSelector($0).matches(path: path, name: d.name) }
     }
 
-    private func tryOpen(_ path: String) {
-        guard !open.values.contains(where: { $0.device.path == path }) else { return }
-        let device: EvdevDevice
-        do {
-            device = try EvdevDevice(path: path)
-        } catch {
-            logger.debug("not opened: \(error)")
-            return
-        }
-        guard wanted(path, device.description) else { return }
+    /// Adds an opened device to the daemon (on its loop, waited for) and seeds the contacts and
+    /// tool already down; nil when the daemon refused it.
+    func add(_ device: EvdevDevice) -> DeviceID? {
+        let path = device.path
         if configuration.grab {
             do { try device.grab(true) } catch { logger.warning("\(error)") }
         }
@@ -109,79 +131,47 @@ public final class EvdevSource: @unchecked Sendable, StrokeSource {
         let (slots, current) = device.slotStates()
         let now = MonotonicClock.now()
         let toolSeed = device.toolSeedEvents(time: now)
-        let id: DeviceID? = try? daemon.loop.submit {
-            let id = try daemon.addDevice(
-                path: path, description: description, calibration: calibration, group: group, arbitration: arbitration,
-                jumps: jumps)
-            if !slots.isEmpty {
-                daemon.process(Frame.seed(slots: slots, currentSlot: current, time: now), origin: .seed, device: id)
-            }
-            if !toolSeed.isEmpty { daemon.process(Frame(events: toolSeed, time: now), origin: .seed, device: id) }
-            return id
-        }.wait()
-        guard let id else { return }
-        open[device.fd] = Open(device: device, id: id)
+        do {
+            return try daemon.loop.submit {
+                let id = try daemon.addDevice(
+                    path: path, description: description, calibration: calibration, group: group, arbitration: arbitration,
+                    jumps: jumps)
+                if !slots.isEmpty {
+                    daemon.process(
+                        Frame.seed(slots: slots, currentSlot: current, time: now), origin: .seed, device: id)
+                }
+                if !toolSeed.isEmpty { daemon.process(Frame(events: toolSeed, time: now), origin: .seed, device: id) }
+                return id
+            }.wait()
+        } catch {
+            logger.warning("\(path): not added: \(error)")
+            return nil
+        }
     }
 
-    private func run() {
-        let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        if inotify >= 0 {
-            if inotify_add_watch(inotify, directory, UInt32(IN_CREATE | IN_ATTRIB)) < 0 {
-                logger.warning("no hotplug: cannot watch \(directory): \(String(cString: strerror(errno)))")
-            }
-        }
-        defer {
-            if inotify >= 0 { close(inotify) }
-            open.removeAll()
-        }
-        var buffer: [(event: InputEvent, sync: Bool)] = []
-        while true {
-            var fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
-            if inotify >= 0 { fds.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
-            for fd in open.keys { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-            let rc = poll(&fds, nfds_t(fds.count), -1)
-            if rc < 0 {
-                if errno == EINTR { continue }
-                logger.error("poll: \(String(cString: strerror(errno)))")
-                return
-            }
-            if fds[0].revents != 0 { return }
-            for p in fds.dropFirst() where p.revents != 0 {
-                if p.fd == inotify {
-                    for name in EvdevSource.drainInotify(inotify) where name.hasPrefix("event") {
-                        tryOpen(directory + "/" + name)
-                    }
-                    continue
-                }
-                guard var dev = open[p.fd] else { continue }
-                buffer.removeAll(keepingCapacity: true)
-                let outcome = dev.device.read(into: &buffer)
-                let work = EvdevSource.frames(from: buffer, assembler: &dev.assembler, syncEvents: &dev.syncEvents)
-                open[p.fd] = dev
-                let daemon = self.daemon
-                let id = dev.id
-                if !work.isEmpty {
-                    daemon.loop.execute {
-                        for (frame, resync) in work {
-                            if resync {
-                                daemon.process(frame, origin: .resync, device: id)
-                            } else {
-                                daemon.process(.frame(frame), device: id)
-                            }
-                        }
-                    }
-                }
-                switch outcome {
-                case .drained: break
-                case .removed, .failed:
-                    if case .failed(let e) = outcome { logger.error("\(dev.device.path): read failed: \(String(cString: strerror(e)))") }
-                    open[p.fd] = nil
-                    let now = MonotonicClock.now()
-                    daemon.loop.execute { daemon.removeDevice(id, time: now) }
+    /// Hands frames read from a device to the daemon's loop: one hop per read, not per frame.
+    func deliver(_ work: [(Frame, Bool)], device id: DeviceID) {
+        let daemon = self.daemon
+        daemon.loop.execute {
+            for (frame, resync) in work {
+                if resync {
+                    daemon.process(frame, origin: .resync, device: id)
+                } else {
+                    daemon.process(.frame(frame), device: id)
                 }
             }
         }
     }
+
+    func removed(_ id: DeviceID) {
+        let daemon = self.daemon
+        let now = MonotonicClock.now()
+        daemon.loop.execute { daemon.removeDevice(id, time: now) }
+    }
+
+    func warning(_ message: String) { logger.warning("\(message)") }
+    func error(_ message: String) { logger.error("\(message)") }
+    func debug(_ message: String) { logger.debug("\(message)") }
 
     /// Complete frames from what was read, each marked whether it is a resync frame: sync events
     /// form frames of their own, and the frame a drop interrupted is void (libevdev's sync
@@ -204,25 +194,5 @@ public final class EvdevSource: @unchecked Sendable, StrokeSource {
             if let input = assembler.feed(e), case .frame(let f) = input { out.append((f, false)) }
         }
         return out
-    }
-
-    private static func drainInotify(_ fd: Int32) -> [String] {
-        var names: [String] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            guard n > 0 else { break }
-            var offset = 0
-            while offset + MemoryLayout<inotify_event>.size <= n {
-                let len = buffer.withUnsafeBytes { raw in
-                    Int(raw.load(fromByteOffset: offset + 12, as: UInt32.self))  // inotify_event.len
-                }
-                let start = offset + MemoryLayout<inotify_event>.size
-                let nameBytes = buffer[start..<min(start + len, n)].prefix { $0 != 0 }
-                names.append(String(decoding: nameBytes, as: UTF8.self))
-                offset = start + len
-            }
-        }
-        return names
     }
 }

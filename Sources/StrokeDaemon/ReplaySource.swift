@@ -9,13 +9,18 @@ import StrokeTracker
 /// fed to the daemon at their recorded pace (scaled by `speed`), on the daemon's event loop,
 /// from timers only (no polling). With `loop`, the recording starts again when it ends, its
 /// timestamps shifted so that time keeps increasing.
+///
+/// `@unchecked Sendable`, and why that is safe: every `var` is touched on the daemon's loop only.
+/// `start`, `advance` and `stop` trap elsewhere (`preconditionInEventLoop`); the timers run on the
+/// loop; the flat-out feeder thread reaches the state only through `loop.submit`; the one flag it
+/// reads itself, `stopped`, is atomic. The lets are immutable after `init`.
 public final class ReplaySource: @unchecked Sendable {
     struct Step {
         var device: Int
         var input: FrameInput
     }
 
-    private let daemon: Daemon
+    let daemon: Daemon
     private let steps: [Step]
     private var deviceIDs: [DeviceID] = []
     private let speed: Double
@@ -50,6 +55,7 @@ public final class ReplaySource: @unchecked Sendable {
 
     /// Adds the recording's devices to the daemon and starts playing. Call on the loop.
     public func start() throws {
+        daemon.loop.preconditionInEventLoop()
         for (i, d) in recording.devices.enumerated() {
             let name = recording.devices.count > 1 ? "replay:\(path)#\(i + 1)" : "replay:\(path)"
             deviceIDs.append(try daemon.addDevice(path: name, description: d.description))
@@ -70,6 +76,7 @@ public final class ReplaySource: @unchecked Sendable {
     /// how many were fed. Call on the loop.
     @discardableResult
     public func advance(_ count: Int) -> Int {
+        daemon.loop.preconditionInEventLoop()
         var n = 0
         while n < count, atNextStep() {
             feedStep()
@@ -79,6 +86,7 @@ public final class ReplaySource: @unchecked Sendable {
     }
 
     public func stop() {
+        daemon.loop.preconditionInEventLoop()
         scheduled?.cancel()
         scheduled = nil
         stopped.store(true, ordering: .relaxed)
@@ -131,7 +139,7 @@ public final class ReplaySource: @unchecked Sendable {
 
     /// Feeds up to `limit` frames; false when the recording is done (without `loop`).
     private func fastBatch(_ limit: Int) -> Bool {
-        guard !daemon.stopping else { return false }
+        guard !daemon.stopping, !stopped.load(ordering: .relaxed) else { return false }
         for _ in 0..<limit {
             guard atNextStep() else { return false }
             feedStep()

@@ -1,6 +1,9 @@
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
+import SystemPackage
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +11,10 @@ import Glibc
 
 /// The listening Unix socket: bound at a path (mode and group set right after bind, the file
 /// removed at stop), or the socket systemd passed (`LISTEN_FDS`, which systemd owns).
-public final class SocketServer: @unchecked Sendable {
+///
+/// As a `Service`, it serves until graceful shutdown and then ends the daemon's clients before
+/// it stops listening (see `run()`).
+public final class SocketServer: Sendable {
     public struct Options: Sendable {
         public var path: String
         public var mode: mode_t = 0o660
@@ -27,11 +33,15 @@ public final class SocketServer: @unchecked Sendable {
     public let ownedPath: String?
     /// The socket file as bound, to tell at stop whether it is still ours.
     private let identity: FileIdentity?
+    private let daemon: Daemon
+    private let logger: Logger
 
-    private init(channel: Channel, ownedPath: String?, identity: FileIdentity? = nil) {
+    private init(channel: Channel, ownedPath: String?, identity: FileIdentity? = nil, daemon: Daemon, logger: Logger) {
         self.channel = channel
         self.ownedPath = ownedPath
         self.identity = identity
+        self.daemon = daemon
+        self.logger = logger
     }
 
     /// Binds (or adopts the systemd socket) and starts accepting clients for `daemon`.
@@ -54,19 +64,31 @@ public final class SocketServer: @unchecked Sendable {
                     try channel.pipeline.syncOperations.addHandler(ClientHandler(daemon: daemon))
                 }
             }
-        if let fd = SystemdActivation.listenFD() {
+        let passed: Int32?
+        do {
+            passed = try SystemdActivation.listenFD()
+        } catch {
+            throw SocketServerError.system("the socket systemd passed (fd 3)", error)
+        }
+        if let fd = passed {
             logger.info("using the socket systemd passed", metadata: ["fd": "\(fd)"])
             let channel = try await bootstrap.withBoundSocket(fd).get()
-            return SocketServer(channel: channel, ownedPath: nil)
+            return SocketServer(channel: channel, ownedPath: nil, daemon: daemon, logger: logger)
+        }
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(path: options.path)
+        } catch {
+            throw SocketServerError.pathTooLong(error)
         }
         let directory = options.path.lastIndex(of: "/").map { String(options.path[..<$0]) } ?? ""
-        if !directory.isEmpty { mkdir(directory, 0o755) }
+        if !directory.isEmpty { try makeDirectory(directory) }
         try removeStaleSocket(at: options.path)
         // Bound here and handed to NIO as a descriptor, so that NIO never knows the path: NIO
         // unlinks the path of a socket it bound when it closes it, which would remove the socket
         // of a daemon started on the same path after this one's file was removed. `stop()`
         // removes the file only if it is still the one bound here.
-        let fd = try bindUnixSocket(path: options.path)
+        let fd = try bindUnixSocket(address)
         let identity = FileIdentity(path: options.path)
         let channel: Channel
         do {
@@ -74,12 +96,18 @@ public final class SocketServer: @unchecked Sendable {
             // NIO listens on an adopted socket with its default backlog (128) before the backlog
             // option reaches it; listening again sets the backlog (the descriptor is NIO's now,
             // still open, on this same number).
-            _ = listen(fd, SocketServer.backlog)
+            do {
+                _ = try Syscall.retrying { listen(fd, SocketServer.backlog) }
+            } catch {
+                try? await channel.close()
+                throw SocketServerError.system("listen on \(options.path)", error)
+            }
         } catch {
             // NIO closes the descriptor itself when it fails after adopting it; close it here only
-            // if it is still open (at start-up nothing else can have been given its number).
-            if fcntl(fd, F_GETFD) != -1 { close(fd) }
-            unlinkIfSame(options.path, identity)
+            // if it is still open (at start-up nothing else can have been given its number). The
+            // raw fcntl is a probe, not a call that can fail: EBADF is the answer "closed".
+            if fcntl(fd, F_GETFD) != -1 { try? Syscall.closeDescriptor(fd) }
+            unlinkIfSame(options.path, identity, logger: logger)
             throw error
         }
         do {
@@ -91,19 +119,35 @@ public final class SocketServer: @unchecked Sendable {
             }
         } catch {
             try? await channel.close()
-            unlinkIfSame(options.path, identity)
+            unlinkIfSame(options.path, identity, logger: logger)
             throw error
         }
         logger.info("listening", metadata: ["socket": "\(options.path)", "mode": "\(String(options.mode, radix: 8))"])
-        return SocketServer(channel: channel, ownedPath: options.path, identity: identity)
+        return SocketServer(channel: channel, ownedPath: options.path, identity: identity, daemon: daemon, logger: logger)
+    }
+
+    /// Creates the socket's directory (mode 0755) when it does not exist yet.
+    static func makeDirectory(_ directory: String) throws {
+        do {
+            _ = try Syscall.retrying { mkdir(directory, 0o755) }
+        } catch .fileExists {
+            return
+        } catch {
+            throw SocketServerError.system("mkdir \(directory)", error)
+        }
     }
 
     /// Stops accepting and removes the socket file this server created, if the file at its path
     /// is still that one (same device and inode): a daemon started after this one, on the same
     /// path after this one was gone, keeps its socket.
     public func stop() async {
-        try? await channel.close()
-        if let ownedPath { SocketServer.unlinkIfSame(ownedPath, identity) }
+        do {
+            try await channel.close()
+        } catch ChannelError.alreadyClosed {
+        } catch {
+            logger.warning("closing the listening socket: \(error)")
+        }
+        if let ownedPath { SocketServer.unlinkIfSame(ownedPath, identity, logger: logger) }
     }
 
     /// One daemon per socket: a socket that accepts a connection belongs to a running daemon and
@@ -111,65 +155,76 @@ public final class SocketServer: @unchecked Sendable {
     /// socket is left alone (`notASocket`).
     public static func removeStaleSocket(at path: String) throws {
         var st = stat()
-        guard lstat(path, &st) == 0 else { return }  // nothing there
+        do {
+            _ = try Syscall.retrying { lstat(path, &st) }
+        } catch .noSuchFileOrDirectory {
+            return  // nothing there
+        } catch {
+            throw SocketServerError.system("stat \(path)", error)
+        }
         guard st.st_mode & S_IFMT == S_IFSOCK else { throw SocketServerError.notASocket(path) }
         if socketAccepts(path) { throw SocketServerError.inUse(path) }
-        unlink(path)
+        do {
+            _ = try Syscall.retrying { unlink(path) }
+        } catch .noSuchFileOrDirectory {
+            // Removed meanwhile (by the daemon that was stopping there): what was wanted.
+        } catch {
+            throw SocketServerError.system("remove the stale socket \(path)", error)
+        }
     }
 
-    /// A Unix stream socket bound at `path` (not yet listening: NIO listens when it adopts it).
-    /// `inUse` when another daemon bound the path between the stale check and this bind.
-    static func bindUnixSocket(path: String) throws -> Int32 {
-        guard var address = unixAddress(path) else { throw SocketServerError.system("bind \(path)", ENAMETOOLONG) }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SocketServerError.system("socket", errno) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    /// A Unix stream socket bound at `address` (not yet listening: NIO listens when it adopts
+    /// it). `inUse` when another daemon bound the path between the stale check and this bind.
+    static func bindUnixSocket(_ address: UnixSocketAddress) throws -> Int32 {
+        let fd: Int32
+        do {
+            fd = try UnixSocket.make()
+        } catch {
+            throw SocketServerError.system("socket", error)
         }
-        if bound != 0 {
-            let e = errno
-            close(fd)
-            if e == EADDRINUSE { throw SocketServerError.inUse(path) }
-            throw SocketServerError.system("bind \(path)", e)
+        do {
+            _ = try address.withSockaddr { (sa, length) throws(Errno) in try Syscall.retrying { bind(fd, sa, length) } }
+        } catch {
+            try? Syscall.closeDescriptor(fd)  // never listened on: nothing to lose
+            if error == .addressInUse { throw SocketServerError.inUse(address.path) }
+            throw SocketServerError.system("bind \(address.path)", error)
         }
         return fd
     }
 
     /// Removes the socket file at `path` only if it is still the one this daemon bound.
-    static func unlinkIfSame(_ path: String, _ identity: FileIdentity?) {
-        if let identity, FileIdentity(path: path) == identity { unlink(path) }
-    }
-
-    static func unixAddress(_ path: String) -> sockaddr_un? {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
+    static func unlinkIfSame(_ path: String, _ identity: FileIdentity?, logger: Logger) {
+        guard let identity, FileIdentity(path: path) == identity else { return }
+        do {
+            _ = try Syscall.retrying { unlink(path) }
+        } catch {
+            logger.warning("cannot remove the socket file \(path): \(error)")
         }
-        return address
     }
 
     /// Whether a connection to the Unix socket at `path` succeeds.
     public static func socketAccepts(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        guard var address = unixAddress(path) else { return false }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
-            }
+        guard let address = try? UnixSocketAddress(path: path), let fd = try? UnixSocket.connect(to: address) else {
+            return false
         }
+        try? Syscall.closeDescriptor(fd)  // a probe's connection, never used
+        return true
     }
 
     static func setPermissions(path: String, mode: mode_t, group: String?) throws {
         if let group {
             guard let gid = resolveGroup(group) else { throw SocketServerError.unknownGroup(group) }
-            guard chown(path, uid_t.max, gid) == 0 else { throw SocketServerError.system("chown \(path) to group \(group)", errno) }
+            do {
+                _ = try Syscall.retrying { chown(path, uid_t.max, gid) }
+            } catch {
+                throw SocketServerError.system("chown \(path) to group \(group)", error)
+            }
         }
-        guard chmod(path, mode) == 0 else { throw SocketServerError.system("chmod \(path)", errno) }
+        do {
+            _ = try Syscall.retrying { chmod(path, mode) }
+        } catch {
+            throw SocketServerError.system("chmod \(path)", error)
+        }
     }
 
     static func resolveGroup(_ name: String) -> gid_t? {
@@ -180,7 +235,7 @@ public final class SocketServer: @unchecked Sendable {
 }
 
 /// A file's device and inode.
-struct FileIdentity: Hashable {
+struct FileIdentity: Hashable, Sendable {
     var device: UInt64
     var inode: UInt64
 
@@ -194,7 +249,8 @@ struct FileIdentity: Hashable {
 
 public enum SocketServerError: Error, CustomStringConvertible {
     case unknownGroup(String)
-    case system(String, Int32)
+    case system(String, Errno)
+    case pathTooLong(UnixSocketAddress.PathTooLong)
     /// A running daemon accepts connections on the path.
     case inUse(String)
     /// Something that is not a socket is at the path.
@@ -205,7 +261,21 @@ public enum SocketServerError: Error, CustomStringConvertible {
         case .unknownGroup(let g): return "socket group '\(g)' does not exist"
         case .inUse(let p): return "\(p) is in use: another daemon accepts connections there (stop it first, or use --socket)"
         case .notASocket(let p): return "\(p) exists and is not a socket: not replacing it"
-        case .system(let what, let e): return "\(what): \(String(cString: strerror(e)))"
+        case .system(let what, let e): return "\(what): \(e)"
+        case .pathTooLong(let e): return "\(e)"
         }
+    }
+}
+
+extension SocketServer: Service {
+    /// Serves until graceful shutdown (or cancellation), then, in this order: every live stroke
+    /// is cancelled (`shutdown`) and delivered, each client gets what it had queued and `goodbye`
+    /// and is closed, the listener is closed and the socket file removed. The sources, later in
+    /// the service group, have stopped before this begins.
+    public func run() async throws {
+        try? await gracefulShutdown()  // thrown only for cancellation, which ends the same way
+        let daemon = self.daemon
+        try await daemon.loop.flatSubmit { daemon.shutdown() }.get()
+        await stop()
     }
 }

@@ -1,3 +1,6 @@
+import SystemPackage
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,8 +9,9 @@ import Glibc
 /// activation (`sd_listen_fds(3)`) and readiness notification (`sd_notify(3)`).
 public enum SystemdActivation {
     /// The first passed socket (fd 3) when `LISTEN_PID` is this process and `LISTEN_FDS` ≥ 1.
-    /// The variables are removed so that child processes do not inherit them.
-    public static func listenFD() -> Int32? {
+    /// The variables are removed so that child processes do not inherit them. Throws when fd 3
+    /// is not open (systemd said it passed one and did not).
+    public static func listenFD() throws(Errno) -> Int32? {
         guard let pid = env("LISTEN_PID"), pid_t(pid) == getpid(), let n = env("LISTEN_FDS"), let count = Int(n),
             count >= 1
         else { return nil }
@@ -15,7 +19,9 @@ public enum SystemdActivation {
         unsetenv("LISTEN_FDS")
         unsetenv("LISTEN_FDNAMES")
         let fd: Int32 = 3  // SD_LISTEN_FDS_START
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        // Not through the funnel: EBADF here is systemd's (or a caller's) broken promise, not a
+        // bug of ours, so it is thrown instead of trapping.
+        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { throw Errno(rawValue: errno) }
         return fd
     }
 
@@ -24,22 +30,13 @@ public enum SystemdActivation {
     @discardableResult
     public static func notify(_ state: String) -> Bool {
         guard let path = env("NOTIFY_SOCKET"), !path.isEmpty else { return false }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(path.utf8)
-        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }  // abstract namespace
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (bytes.first == 0 ? 0 : 1))
+        guard let address = try? UnixSocketAddress(path: path, abstractNamespace: true),
+            let fd = try? UnixSocket.make(SOCK_DGRAM)
+        else { return false }
+        defer { try? Syscall.closeDescriptor(fd) }  // a datagram socket that sent its one message
         let message = Array(state.utf8)
-        let sent = withUnsafePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+        let sent = try? address.withSockaddr { (sa, length) throws(Errno) in
+            try Syscall.retrying {
                 message.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), sa, length) }
             }
         }

@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -122,14 +124,12 @@ struct LineReader {
         }
         let old = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: Self.chunkSize))
-        var n = 0
-        while true {
-            n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + old, Self.chunkSize) }
-            if n >= 0 || errno != EINTR { break }
-        }
-        guard n >= 0 else {
+        let n: Int
+        do {
+            n = try Syscall.retrying { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + old, Self.chunkSize) } }
+        } catch {
             buffer.removeSubrange(old...)
-            throw RecordingError(file: file, line: nil, message: "cannot read: \(String(cString: strerror(errno)))")
+            throw RecordingError(file: file, line: nil, message: "cannot read: \(error)")
         }
         buffer.removeSubrange((old + n)...)
         if n == 0 { atEOF = true }

@@ -47,22 +47,9 @@ public enum RecordingReader {
 
     /// The bytes of the file at `path` (`-` is standard input).
     public static func readFile(_ path: String) throws(RecordingError) -> [UInt8] {
-        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw RecordingError(file: path, line: nil, message: "cannot open: \(String(cString: strerror(errno)))")
-        }
-        defer { if fd != 0 { close(fd) } }
+        let file = try OpenFile(path: path)
         var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw RecordingError(file: path, line: nil, message: "cannot read: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            out.append(contentsOf: chunk[0..<n])
-        }
+        while let chunk = try file.read(1 << 16) { out += chunk }
         return out
     }
 }

@@ -1,5 +1,7 @@
 import InputCore
 
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -153,7 +155,7 @@ public struct RecordingStream: Sendable {
 }
 
 /// The event lines of an evemu or evtest file, parsed as they are read.
-private struct LineEvents: @unchecked Sendable {
+private struct LineEvents: Sendable {
     var reader: LineReader
     let evtest: Bool
     var skipped: SkippedLines
@@ -208,33 +210,32 @@ private struct LineEvents: @unchecked Sendable {
 }
 
 /// An open file descriptor, closed when the last reference goes.
-final class OpenFile: @unchecked Sendable {
+final class OpenFile: Sendable {
     let fd: Int32
     let path: String
 
     init(path: String) throws(RecordingError) {
-        let fd = path == "-" ? 0 : Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw RecordingError(file: path, line: nil, message: "cannot open: \(String(cString: strerror(errno)))")
+        do {
+            fd = path == "-" ? 0 : try Syscall.retrying { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            throw RecordingError(file: path, line: nil, message: "cannot open: \(error)")
         }
-        self.fd = fd
         self.path = path
     }
 
-    deinit { if fd != 0 { close(fd) } }
+    deinit { if fd != 0 { try? Syscall.closeDescriptor(fd) } }  // read-only: a failed close loses nothing
 
     /// Up to `count` bytes, or nil at the end of the file.
     func read(_ count: Int) throws(RecordingError) -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: count)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw RecordingError(file: path, line: nil, message: "cannot read: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { return nil }
-            chunk.removeSubrange(n...)
-            return chunk
+        let n: Int
+        do {
+            n = try Syscall.retrying { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) } }
+        } catch {
+            throw RecordingError(file: path, line: nil, message: "cannot read: \(error)")
         }
+        if n == 0 { return nil }
+        chunk.removeSubrange(n...)
+        return chunk
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import StrokeClient
 import StrokeRecording
+import SystemPackage
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -18,6 +20,8 @@ enum Exit {
     static let software = ExitCode(70)
     /// `EX_CANTCREAT`: the output file cannot be created.
     static let cannotCreate = ExitCode(73)
+    /// `EX_IOERR`: the output cannot be written.
+    static let ioError = ExitCode(74)
 }
 
 /// Writes a diagnostic line to standard error.
@@ -45,18 +49,20 @@ struct OutputBuffer {
 }
 
 /// Writes all of `bytes` to `fd`, retrying short writes and EINTR. A closed pipe ends the process
-/// quietly, as `head` users expect.
+/// quietly, as `head` users expect; any other failure ends it with `EX_IOERR` (74), said on
+/// standard error unless that is what failed.
 func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { buf in
         var offset = 0
         while offset < buf.count {
-            let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { exit(0) }
-                return
+            do throws(Errno) {
+                offset += try Syscall.retrying { write(fd, buf.baseAddress! + offset, buf.count - offset) }
+            } catch .brokenPipe {
+                exit(0)
+            } catch {
+                if fd != 2 { printError("cannot write: \(error)") }
+                exit(Exit.ioError.rawValue)
             }
-            offset += n
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Evdev
 import InputCore
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -42,9 +43,11 @@ struct RecordCommand: ParsableCommand {
             printError("\(error)")
             throw Exit.noInput
         }
-        let fd: Int32 = output == "-" ? 1 : open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            printError("cannot write \(output): \(String(cString: strerror(errno)))")
+        let fd: Int32
+        do {
+            fd = output == "-" ? 1 : try Syscall.retrying { open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        } catch {
+            printError("cannot write \(output): \(error)")
             throw Exit.cannotCreate
         }
         var writer = CaptureWriter(format: chosenFormat)
@@ -53,14 +56,24 @@ struct RecordCommand: ParsableCommand {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         var stop: [Int32] = [-1, -1]
-        _ = pipe(&stop)
+        do {
+            _ = try Syscall.retrying { pipe(&stop) }
+        } catch {
+            printError("pipe: \(error)")
+            throw Exit.software
+        }
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM] {
             let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             let stopWriter = stop[1]
             s.setEventHandler {
+                // A byte or two in an empty pipe: the write cannot block, and cannot fail unnoticed.
                 var one: UInt8 = 1
-                _ = write(stopWriter, &one, 1)
+                do {
+                    _ = try Syscall.retrying { write(stopWriter, &one, 1) }
+                } catch {
+                    preconditionFailure("cannot wake the recording loop: \(error)")
+                }
             }
             s.resume()
             sources.append(s)
@@ -69,9 +82,16 @@ struct RecordCommand: ParsableCommand {
         var buffer: [(event: InputEvent, sync: Bool)] = []
         loop: while true {
             var fds = [pollfd(fd: dev.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop[0], events: Int16(POLLIN), revents: 0)]
-            let timeout = deadline.map { Int32(max(0, ($0 - MonotonicClock.now().microseconds) / 1000)) } ?? -1
-            let rc = poll(&fds, 2, timeout)
-            if rc < 0 && errno == EINTR { continue }
+            let rc: Int32
+            do {
+                // The timeout is computed again for a call that a signal interrupted.
+                rc = try Syscall.retrying {
+                    poll(&fds, 2, deadline.map { Int32(max(0, ($0 - MonotonicClock.now().microseconds) / 1000)) } ?? -1)
+                }
+            } catch {
+                printError("poll: \(error)")
+                break loop
+            }
             if rc == 0 || fds[1].revents != 0 { break }
             buffer.removeAll(keepingCapacity: true)
             let outcome = dev.read(into: &buffer)
@@ -84,12 +104,19 @@ struct RecordCommand: ParsableCommand {
                 printError("\(device): the device was removed")
                 break loop
             case .failed(let e):
-                printError("\(device): read failed: \(String(cString: strerror(e)))")
+                printError("\(device): read failed: \(e)")
                 break loop
             }
         }
         writeAll(fd, Array(writer.finish().utf8))
-        if fd != 1 { close(fd) }
+        if fd != 1 {
+            do {
+                try Syscall.closeDescriptor(fd)
+            } catch {
+                printError("cannot write \(output): \(error)")  // close is where NFS and friends report a failed write
+                throw Exit.ioError
+            }
+        }
     }
 }
 

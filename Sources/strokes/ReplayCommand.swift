@@ -5,6 +5,7 @@ import StrokeProtocol
 import StrokeRecording
 import StrokeReplay
 import StrokeTracker
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -200,6 +201,14 @@ struct Pacer {
         let (seconds, attoseconds) = delay.components
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        // Through the funnel: a signal resumes the sleep with what remained of it.
+        do {
+            _ = try Syscall.retrying {
+                defer { request = remaining }
+                return nanosleep(&request, &remaining)
+            }
+        } catch {
+            preconditionFailure("nanosleep: \(error)")  // EINVAL: the request was computed wrong
+        }
     }
 }
