@@ -38,11 +38,8 @@ struct CapturingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {
-        store.append(.init(level: level, message: message.description, metadata: self.metadata.merging(metadata ?? [:]) { $1 }))
+    func log(event: LogEvent) {
+        store.append(.init(level: event.level, message: event.message.description, metadata: metadata.merging(event.metadata ?? [:]) { $1 }))
     }
 }
 
