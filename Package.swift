@@ -95,7 +95,7 @@ let package = Package(
             dependencies: ["StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeTracker", "MultitouchDecoder", "Evdev"],
             resources: [.copy("Fixtures"), .copy("Golden")]
         ),
-        .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient"]),
+        .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient", "StrokeProtocol"]),
         // The fuzz targets' oracles (Tests/FuzzRegressionTests/Oracles, shared with Fuzz/ by a
         // symlink) over every input a fuzzer once broke.
         .testTarget(

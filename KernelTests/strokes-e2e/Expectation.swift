@@ -44,24 +44,32 @@ func frames(of recording: Recording) -> [[InputEvent]] {
     }
 }
 
-/// A stroke event reduced to what must be equal between a replay and a live run: everything but
-/// the daemon's own numbering (`seq`, `device`), the clock (`time`) and the stroke id, which is
-/// replaced by the order in which strokes first appear.
+/// A stroke (or hover) event reduced to what must be equal between a replay and a live run:
+/// everything but the daemon's own numbering (`seq`, `device`), the clock (`time`) and the stroke
+/// id, which is replaced by the order in which strokes first appear.
 struct Normalizer {
-    private var order: [Int64: Int] = [:]
+    private var order: [UInt64: UInt64] = [:]
 
     mutating func normalize(_ line: String) -> String {
-        guard var object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
-            return "unparseable: " + line
+        guard var message = try? ServerMessage(line: line) else { return "undecodable: " + line }
+        switch message {
+        case .stroke(var e):
+            e.seq = nil
+            e.device = 0
+            e.point.time = 0
+            let index = order[e.stroke] ?? UInt64(order.count + 1)
+            order[e.stroke] = index
+            e.stroke = index
+            message = .stroke(e)
+        case .hover(var h):
+            h.device = 0
+            h.point.time = 0
+            message = .hover(h)
+        case .hello, .reply, .error, .snapshot, .deviceAdded, .deviceRemoved, .goodbye, .replayEnded, .unknown: break
         }
-        for key in ["seq", "device", "time"] { object[key] = nil }
-        if let id = (object["stroke"] as? NSNumber)?.int64Value {
-            let index = order[id] ?? order.count + 1
-            order[id] = index
-            object["stroke"] = index
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(message)).map { String(decoding: $0, as: UTF8.self) } ?? "unencodable: " + line
     }
 }
 
@@ -84,7 +92,7 @@ func compare(expected: [String], actual: [String], what: String) throws {
 func checkLifecycles(_ events: [Received], what: String) throws {
     var state: [Int64: String] = [:]
     for e in events {
-        guard let id = e.int("stroke") else { continue }
+        guard let id = e.stroke else { continue }
         switch (state[id], e.type) {
         case (nil, "began"), ("began", "moved"), ("moved", "moved"): state[id] = "moved"
         case ("moved", "ended"), ("moved", "cancelled"), ("began", "ended"), ("began", "cancelled"): state[id] = "done"

@@ -1,6 +1,7 @@
 import Evdev
 import Foundation
 import StrokeClient
+import StrokeProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -129,19 +130,46 @@ final class DaemonProcess {
 /// One protocol message as a subscriber received it.
 struct Received {
     var line: String
-    var object: [String: Any]
+    var message: ServerMessage
     /// `CLOCK_MONOTONIC` µs when the line was read from the socket.
     var at: Int64
-    var type: String { object["type"] as? String ?? "" }
-    func int(_ key: String) -> Int64? { (object[key] as? NSNumber)?.int64Value }
-    var isStroke: Bool { ["began", "moved", "ended", "cancelled"].contains(type) }
+    var type: String { message.type }
+    var isStroke: Bool { event != nil }
+
+    /// The stroke event, when it is one.
+    var event: StrokeMessage? {
+        if case .stroke(let e) = message { return e }
+        return nil
+    }
+
+    /// The hover event, when it is one.
+    var hover: HoverMessage? {
+        if case .hover(let h) = message { return h }
+        return nil
+    }
+
+    /// The device of a stroke, hover or device event.
+    var device: Int64? {
+        switch message {
+        case .stroke(let e): return Int64(e.device)
+        case .hover(let h): return Int64(h.device)
+        case .deviceAdded(let d): return Int64(d.device.device)
+        case .deviceRemoved(let d): return Int64(d.device)
+        case .hello, .reply, .error, .snapshot, .goodbye, .replayEnded, .unknown: return nil
+        }
+    }
+
+    var stroke: Int64? { event.map { Int64($0.stroke) } }
+    var trackingId: Int64? { (event?.trackingId ?? hover?.trackingId).map(Int64.init) }
+    var x: Int64? { (event?.point ?? hover?.point).map { Int64($0.x) } }
+    var time: Int64? { (event?.point ?? hover?.point)?.time }
 }
 
 /// A client subscribed to everything (or to the stream types `events` names), reading on its own
 /// thread.
 ///
 /// The reader thread only stamps and stores lines (and counts stroke events per device with a
-/// cheap scan): JSON parsing is left to whoever asks for `all`, so that on the guest's one
+/// cheap scan): decoding them is left to whoever asks for `all`, so that on the guest's one
 /// emulated CPU the client's own work neither delays the daemon nor inflates the latency it
 /// measures.
 final class Subscriber: @unchecked Sendable {
@@ -153,14 +181,9 @@ final class Subscriber: @unchecked Sendable {
     private var closed = false
     private var thread: Thread?
 
-    init(path: String, events: [String]? = nil) throws {
+    init(path: String, events: [Request.StreamType]? = nil) throws {
         socket = try LineSocket(path: path)
-        if let events {
-            let list = events.map { "\"\($0)\"" }.joined(separator: ",")
-            try socket.send(#"{"id":1,"request":"subscribe","events":["# + list + "]}")
-        } else {
-            try socket.send(#"{"id":1,"request":"subscribe"}"#)
-        }
+        try socket.send(try Request(id: 1, .subscribe(events: events)).line())
         let t = Thread { [self] in readLoop() }
         thread = t
         t.start()
@@ -193,14 +216,15 @@ final class Subscriber: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Everything received so far, parsed.
+    /// Everything received so far, decoded (a line that does not decode: as an `unknown` message
+    /// of type `undecodable`, which no check accepts).
     var all: [Received] {
         lock.lock()
         defer { lock.unlock() }
         while parsed.count < lines.count {
             let (line, at) = lines[parsed.count]
-            let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
-            parsed.append(Received(line: line, object: object, at: at))
+            let message = (try? ServerMessage(line: line)) ?? .unknown(type: "undecodable", raw: .string(line))
+            parsed.append(Received(line: line, message: message, at: at))
         }
         return parsed
     }
@@ -233,16 +257,19 @@ final class Subscriber: @unchecked Sendable {
     /// The first `deviceAdded` named `name` among the messages after the first `after`, once
     /// it comes: its device id and node.
     func deviceAdded(name: String, after: Int, timeout: Double = 30) throws -> (id: Int64, path: String) {
-        func find(_ got: [Received]) -> Received? {
-            got.dropFirst(after).first { $0.type == "deviceAdded" && $0.object["name"] as? String == name }
+        func find(_ got: [Received]) -> DeviceObject? {
+            for r in got.dropFirst(after) {
+                if case .deviceAdded(let added) = r.message, added.device.name == name { return added.device }
+            }
+            return nil
         }
         let added = find(try waitFor("deviceAdded for \"\(name)\"", timeout: timeout) { find($0) != nil })!
-        return (added.int("device")!, added.object["path"] as? String ?? "")
+        return (Int64(added.device), added.path)
     }
 
     func deviceRemoved(_ device: Int64, timeout: Double = 30) throws {
         try waitFor("deviceRemoved for device \(device)", timeout: timeout) {
-            $0.contains { $0.type == "deviceRemoved" && $0.int("device") == device }
+            $0.contains { $0.type == "deviceRemoved" && $0.device == device }
         }
     }
 
@@ -269,7 +296,7 @@ final class Subscriber: @unchecked Sendable {
     }
 
     func strokeEvents(device: Int64) -> [Received] {
-        all.filter { $0.isStroke && $0.int("device") == device }
+        all.filter { $0.isStroke && $0.device == device }
     }
 
     func request(_ line: String) throws { try socket.send(line) }
@@ -280,16 +307,14 @@ final class Subscriber: @unchecked Sendable {
     /// the daemon has read and decoded every frame written before, even one that publishes nothing.
     func framesProcessed(timeout: Double = 30) throws -> Int64 {
         nextRequest += 1
-        let id = Int64(nextRequest)
-        try socket.send(#"{"id":\#(id),"request":"stats"}"#)
-        let got = try waitFor("the stats reply \(id)", timeout: timeout) {
-            $0.contains { $0.type == "reply" && $0.int("id") == id }
+        let id = RequestID.int(Int64(nextRequest))
+        try socket.send(try Request(id: id, .stats).line())
+        func frames(_ r: Received) -> UInt64? {
+            guard case .reply(let reply) = r.message, reply.id == id, case .stats(let stats) = reply.result else { return nil }
+            return stats.daemon.frames
         }
-        let reply = got.last { $0.type == "reply" && $0.int("id") == id }!
-        guard let frames = ((reply.object["daemon"] as? [String: Any])?["frames"] as? NSNumber)?.int64Value else {
-            throw Failure("a stats reply without daemon.frames: \(reply.line)")
-        }
-        return frames
+        let got = try waitFor("the stats reply \(id)", timeout: timeout) { $0.contains { frames($0) != nil } }
+        return Int64(got.lazy.compactMap(frames).last!)
     }
 
     /// Waits until the daemon has processed `count` frames more than `before` (`framesProcessed`).

@@ -1,6 +1,7 @@
 import Evdev
 import Foundation
 import InputCore
+import StrokeProtocol
 
 /// Touch arbitration between a pen and its touch sibling, and a hovering multitouch contact, on
 /// uinput devices the daemon reads as live devices (docs/decoder.md, "Touch arbitration" and
@@ -86,13 +87,13 @@ extension Scenarios {
 
         let got = client.strokeEvents(device: touchID)
         try checkLifecycles(got, what: "touch arbitration")
-        let summary = got.map { "\($0.type) \($0.int("trackingId") ?? -1)" }
+        let summary = got.map { "\($0.type) \($0.trackingId ?? -1)" }
         let want = ["began 590", "moved 590", "ended 590",
                     "began 600", "moved 600", "cancelled 600", "began 602", "moved 602", "ended 602"]
         try check(summary == want, "touch device: expected \(want), received \(got.map(\.line))")
-        try check(got[5].object["reason"] as? String == "pen", "A was cancelled for another reason: \(got[5].line)")
-        try check(got[5].int("stroke") == got[3].int("stroke"), "the cancel is not A's: \(got[5].line)")
-        try check(got[4].int("x") == 1100 && got[7].int("x") == 3100, "positions: \(got.map(\.line))")
+        try check(got[5].event?.reason == .pen, "A was cancelled for another reason: \(got[5].line)")
+        try check(got[5].stroke == got[3].stroke, "the cancel is not A's: \(got[5].line)")
+        try check(got[4].x == 1100 && got[7].x == 3100, "positions: \(got.map(\.line))")
         for pen in [strangerID, penID] {
             let penStrokes = client.strokeEvents(device: pen)
             try check(penStrokes.isEmpty, "the hovering pen \(pen) made strokes: \(penStrokes.map(\.line))")
@@ -127,7 +128,7 @@ extension Scenarios {
         }
         let withHover = try Expectation(description: description, events: events, hover: true)
         let plain = try Expectation(description: description, events: events)
-        let all = ["began", "moved", "ended", "cancelled", "deviceAdded", "deviceRemoved", "hover"]
+        let all: [Request.StreamType] = [.began, .moved, .ended, .cancelled, .deviceAdded, .deviceRemoved, .hover]
         let hoverClient = try Subscriber(path: daemon.socket, events: all)
         defer { hoverClient.close() }
         let mark = client.count
@@ -141,16 +142,16 @@ extension Scenarios {
         try client.deviceRemoved(device)
         try hoverClient.deviceRemoved(device)
 
-        let hovered = hoverClient.all.filter { ($0.isStroke || $0.type == "hover") && $0.int("device") == device }
+        let hovered = hoverClient.all.filter { ($0.isStroke || $0.type == "hover") && $0.device == device }
         try compare(expected: withHover.lines, actual: hovered.map(\.line), what: "hover subscriber")
-        let phases = hovered.filter { $0.type == "hover" }.map { $0.object["phase"] as? String ?? "?" }
+        let phases = hovered.filter { $0.type == "hover" }.map { $0.hover?.phase.rawValue ?? "?" }
         try check(phases.first == "proximityIn" && phases.last == "proximityOut" && phases.dropFirst().dropLast().allSatisfy { $0 == "motion" },
                   "hover phases: \(phases)")
         let strokes = hovered.filter(\.isStroke)
         try check(strokes.first?.type == "began" && strokes.last?.type == "ended" && strokes.filter { $0.type == "began" }.count == 1,
                   "expected exactly one stroke, received \(strokes.map(\.line))")
         try checkLifecycles(strokes, what: "hover subscriber")
-        let plainGot = client.all.filter { $0.int("device") == device && ($0.isStroke || $0.type == "hover") }
+        let plainGot = client.all.filter { $0.device == device && ($0.isStroke || $0.type == "hover") }
         try compare(expected: plain.lines, actual: plainGot.map(\.line), what: "default subscriber")
         try check(plainGot.allSatisfy(\.isStroke), "the default subscriber received hover")
         return "hover subscriber: \(phases.count) hover events (\(phases.joined(separator: ", "))) around one stroke of "

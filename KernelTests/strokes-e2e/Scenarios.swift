@@ -1,6 +1,7 @@
 import Evdev
 import Foundation
 import InputCore
+import StrokeProtocol
 import StrokeRecording
 
 #if canImport(Glibc)
@@ -75,7 +76,7 @@ final class Scenarios {
         try client.deviceRemoved(device)
 
         let (got, tail) = try checkRemoved(device, expected, what: file)
-        let mine = got.compactMap { e in e.int("time").map { e.at - $0 } }.sorted()
+        let mine = got.compactMap { e in e.time.map { e.at - $0 } }.sorted()
         log("  [\(file): latency p50 \(percentile(mine, 0.5)) µs p99 \(percentile(mine, 0.99)) µs]")
         latencies += mine
         return "\(got.count) stroke events identical to strokes replay (\(expected.began) began, \(expected.ended) ended, "
@@ -90,7 +91,7 @@ final class Scenarios {
         let tail = got.dropFirst(expected.lines.count)
         try check(
             tail.count == expected.stillActive.count
-                && tail.allSatisfy { $0.type == "cancelled" && $0.object["reason"] as? String == "deviceRemoved" },
+                && tail.allSatisfy { $0.type == "cancelled" && $0.event?.reason == .deviceRemoved },
             "\(what): after the frames played, expected \(expected.stillActive.count) cancelled(deviceRemoved), received \(tail.map(\.line))")
         try checkLifecycles(got, what: what)
         return (got, tail)
@@ -164,8 +165,8 @@ final class Scenarios {
         uinput.destroy()
         try client.deviceRemoved(device)
         let (_, tail) = try checkRemoved(device, expected, what: file)
-        let removed = client.all.firstIndex { $0.type == "deviceRemoved" && $0.int("device") == device }!
-        let lastCancel = client.all.lastIndex { $0.type == "cancelled" && $0.int("device") == device }!
+        let removed = client.all.firstIndex { $0.type == "deviceRemoved" && $0.device == device }!
+        let lastCancel = client.all.lastIndex { $0.type == "cancelled" && $0.device == device }!
         try check(lastCancel < removed, "a cancel came after deviceRemoved")
         return "removed after frame \(count) of \(file): \(tail.count) strokes cancelled (deviceRemoved), then deviceRemoved"
     }
@@ -192,8 +193,8 @@ final class Scenarios {
     func touch(_ on: Bool) -> [InputEvent] { [ev(.key, KeyCode.btnTouch, on ? 1 : 0)] }
 
     func stroke(_ events: [Received], trackingID: Int64) -> [Received] {
-        let ids = Set(events.filter { $0.type == "began" && $0.int("trackingId") == trackingID }.compactMap { $0.int("stroke") })
-        return events.filter { ids.contains($0.int("stroke") ?? -1) }
+        let ids = Set(events.filter { $0.type == "began" && $0.trackingId == trackingID }.compactMap { $0.stroke })
+        return events.filter { ids.contains($0.stroke ?? -1) }
     }
 
     /// Floods a device while the daemon is stopped (SIGSTOP) so that the kernel's buffer
@@ -207,7 +208,7 @@ final class Scenarios {
         // during it; C (102) lifts and E (104) lands in its slot during it.
         try uinput.writeFrame(down(0, 100, 1000, 100) + down(1, 101, 200, 200) + down(2, 102, 300, 300) + touch(true))
         try client.waitFor("three began", timeout: 30) {
-            $0.filter { $0.type == "began" && $0.int("device") == device }.count == 3
+            $0.filter { $0.type == "began" && $0.device == device }.count == 3
         }
         daemon.signal(SIGSTOP)
         var continued = false
@@ -230,12 +231,12 @@ final class Scenarios {
         daemon.signal(SIGCONT)
         continued = true
         try client.waitFor("A at its last flooded position", timeout: 60) {
-            $0.contains { $0.int("device") == device && $0.type == "moved" && $0.int("trackingId") == 100 && $0.int("x") == lastX }
+            $0.contains { $0.device == device && $0.type == "moved" && $0.trackingId == 100 && $0.x == lastX }
         }
         try uinput.writeFrame(move(0, Int32(lastX + 1)))
         try uinput.writeFrame(up(0) + up(2) + touch(false))
         try client.waitFor("A and E ended", timeout: 30) { got in
-            [100, 104].allSatisfy { id in got.contains { $0.int("device") == device && $0.type == "ended" && $0.int("trackingId") == id } }
+            [100, 104].allSatisfy { id in got.contains { $0.device == device && $0.type == "ended" && $0.trackingId == id } }
         }
         uinput.destroy()
         try client.deviceRemoved(device)
@@ -245,19 +246,19 @@ final class Scenarios {
         let a = stroke(got, trackingID: 100)
         try check(a.filter { $0.type == "began" }.count == 1, "A began more than once: \(a.map(\.line))")
         try check(a.last?.type == "ended", "A did not survive the resync: \(a.last?.line ?? "nothing")")
-        try check(a.contains { $0.int("x") == lastX } && a.contains { $0.int("x") == lastX + 1 }, "A's resync position and later move missing")
+        try check(a.contains { $0.x == lastX } && a.contains { $0.x == lastX + 1 }, "A's resync position and later move missing")
         for (id, label) in [(Int64(101), "B"), (102, "C")] {
             let s = stroke(got, trackingID: id)
             try check(
-                s.last?.type == "cancelled" && s.last?.object["reason"] as? String == "resync",
+                s.last?.type == "cancelled" && s.last?.event?.reason == .resync,
                 "\(label) (lifted during the drop) should be cancelled(resync): \(s.map(\.line))")
         }
         let e = stroke(got, trackingID: 104)
         try check(
-            (e.first?.object["flags"] as? [String])?.contains("adopted") == true && e.last?.type == "ended",
+            e.first?.event?.flags?.contains(.adopted) == true && e.last?.type == "ended",
             "E (landed during the drop) should begin adopted and end: \(e.map(\.line))")
         let d = stroke(got, trackingID: 103)
-        return "\(floodFrames) frames written while the daemon was stopped; A kept stroke \(a[0].int("stroke")!) and ended, "
+        return "\(floodFrames) frames written while the daemon was stopped; A kept stroke \(a[0].stroke!) and ended, "
             + "B and C cancelled(resync), E adopted and ended, D \(d.isEmpty ? "lost with the dropped events" : "seen")"
     }
 
@@ -270,7 +271,7 @@ final class Scenarios {
         let p = try UinputDevice(description: pad)
         let (padID, _) = try client.deviceAdded(name: pad.name, after: mark)
         try p.writeFrame(down(0, 300, 2000, 2000) + touch(true))
-        try client.waitFor("the pad's began", timeout: 30) { $0.contains { $0.type == "began" && $0.int("device") == padID } }
+        try client.waitFor("the pad's began", timeout: 30) { $0.contains { $0.type == "began" && $0.device == padID } }
         mark = client.count
         let s = try UinputDevice(description: screen)
         let (screenID, _) = try client.deviceAdded(name: screen.name, after: mark)
@@ -281,7 +282,7 @@ final class Scenarios {
         try p.writeFrame(up(0) + touch(false))
         try s.writeFrame(up(0) + touch(false))
         try client.waitFor("both ended", timeout: 30) { got in
-            [padID, screenID].allSatisfy { id in got.contains { $0.type == "ended" && $0.int("device") == id } }
+            [padID, screenID].allSatisfy { id in got.contains { $0.type == "ended" && $0.device == id } }
         }
         p.destroy()
         s.destroy()
@@ -290,7 +291,7 @@ final class Scenarios {
         for (id, tracking) in [(padID, Int64(300)), (screenID, 400)] {
             let got = client.strokeEvents(device: id)
             try checkLifecycles(got, what: "hotplug device \(id)")
-            try check(got.map(\.type) == ["began", "moved", "ended"] && got.allSatisfy { $0.int("trackingId") == tracking },
+            try check(got.map(\.type) == ["began", "moved", "ended"] && got.allSatisfy { $0.trackingId == tracking },
                       "device \(id): expected began, moved, ended of tracking ID \(tracking), received \(got.map(\.line))")
         }
         return "device \(screenID) hotplugged while device \(padID) had a finger down; each got its own began, moved, ended"
@@ -307,26 +308,24 @@ final class Scenarios {
         var stopped = false
         defer { if !stopped { second.stop() } }
         let c = try Subscriber(path: second.socket)
-        let snapshot = c.all.first { $0.type == "snapshot" }!
-        let live = (snapshot.object["strokes"] as? [[String: Any]] ?? []).filter {
-            [500, 501].contains(($0["trackingId"] as? NSNumber)?.int64Value ?? -1)
-        }
-        try check(live.count == 2, "expected the two fingers in the snapshot, got \(snapshot.line)")
+        let snapshotLine = c.all.first { $0.type == "snapshot" }!
+        guard case .snapshot(let snapshot) = snapshotLine.message else { throw Failure("not a snapshot: \(snapshotLine.line)") }
+        let live = snapshot.strokes.filter { [500, 501].contains($0.trackingId ?? -1) }
+        try check(live.count == 2, "expected the two fingers in the snapshot, got \(snapshotLine.line)")
         var ids: [Int64: Int64] = [:]
-        for (tracking, x, y) in [(Int64(500), Int64(1000), Int64(900)), (501, 2000, 1500)] {
-            guard let s = live.first(where: { ($0["trackingId"] as? NSNumber)?.int64Value == tracking }),
-                let point = (s["points"] as? [[String: Any]])?.first
-            else { throw Failure("no stroke for tracking ID \(tracking) in \(snapshot.line)") }
-            try check((s["flags"] as? [String])?.contains("adopted") == true, "stroke of \(tracking) not flagged adopted")
-            try check((point["x"] as? NSNumber)?.int64Value == x && (point["y"] as? NSNumber)?.int64Value == y,
-                      "stroke of \(tracking) adopted at the wrong place: \(point)")
-            ids[tracking] = (s["stroke"] as? NSNumber)?.int64Value
+        for (tracking, x, y) in [(Int32(500), Int32(1000), Int32(900)), (501, 2000, 1500)] {
+            guard let s = live.first(where: { $0.trackingId == tracking }), let point = s.points.first else {
+                throw Failure("no stroke for tracking ID \(tracking) in \(snapshotLine.line)")
+            }
+            try check(s.flags?.contains(.adopted) == true, "stroke of \(tracking) not flagged adopted")
+            try check(point.x == x && point.y == y, "stroke of \(tracking) adopted at the wrong place: \(point)")
+            ids[Int64(tracking)] = Int64(s.stroke)
         }
         try uinput.writeFrame(move(0, 1010))
         try uinput.writeFrame(up(0) + up(1) + touch(false))
         try c.waitFor("the adopted strokes' moves and ends", timeout: 30) { got in
-            got.contains { $0.type == "moved" && $0.int("stroke") == ids[500] && $0.int("x") == 1010 }
-                && ids.values.allSatisfy { id in got.contains { $0.type == "ended" && $0.int("stroke") == id } }
+            got.contains { $0.type == "moved" && $0.stroke == ids[500] && $0.x == 1010 }
+                && ids.values.allSatisfy { id in got.contains { $0.type == "ended" && $0.stroke == id } }
         }
         uinput.destroy()
         c.close()

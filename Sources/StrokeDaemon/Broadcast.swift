@@ -16,6 +16,9 @@ public struct Broadcast: Sendable {
     public var device: DeviceID
     /// The protocol line, without the newline.
     public var line: String
+    /// Where a slow client's `,"merged":n` goes in `line` (a UTF-8 offset), recorded by the writer
+    /// (`StrokeEvent.encoded`); nil for messages that are never merged.
+    public var mergedOffset: Int? = nil
 
     /// The message's `type` on the wire, which subscriptions filter on.
     public var typeName: String {
@@ -30,7 +33,7 @@ public struct Broadcast: Sendable {
     /// the stroke's earlier `moved`, a hover `motion` with the same slot's earlier hover
     /// `motion`. Nil for everything that is never merged.
     public var mergeKey: MergeKey? {
-        guard case .stroke(let e) = kind else { return nil }
+        guard case .stroke(let e) = kind, mergedOffset != nil else { return nil }
         switch e.kind {
         case .moved: return .moved(e.stroke)
         case .hover(.motion): return .hover(device: e.device, slot: e.slot)

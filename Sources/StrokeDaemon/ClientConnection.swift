@@ -12,6 +12,18 @@ enum Outgoing: Sendable {
     /// A stream message, its line turned into bytes once, to be queued for any number of clients.
     static func shared(_ b: Broadcast) -> Outgoing { .broadcast(b, lineBuffer(b.line)) }
 
+    /// A stream message's bytes with `,"merged":count` at `offset` (`Broadcast.mergedOffset`):
+    /// what a slow client gets for a `moved` (or hover `motion`) that stands for `count` earlier ones.
+    static func merged(_ shared: ByteBuffer, at offset: Int, count: Int) -> ByteBuffer {
+        let bytes = shared.readableBytesView
+        var buffer = ByteBufferAllocator().buffer(capacity: bytes.count + 32)
+        buffer.writeBytes(bytes.prefix(offset))
+        buffer.writeStaticString(",\"merged\":")
+        buffer.writeString(String(count))
+        buffer.writeBytes(bytes.dropFirst(offset))
+        return buffer
+    }
+
     /// `line` and its newline as bytes.
     static func lineBuffer(_ line: String) -> ByteBuffer {
         var buffer = ByteBufferAllocator().buffer(capacity: line.utf8.count + 1)
@@ -101,7 +113,12 @@ final class ClientConnection {
             switch entry.message {
             case .line(let line): buffer = Outgoing.lineBuffer(line)
             case .broadcast(let b, let shared):
-                buffer = entry.merged > 0 ? Outgoing.lineBuffer(ClientConnection.withMerged(b.line, entry.merged)) : shared
+                // Only a message with a `mergedOffset` has a merge key (`Broadcast.mergeKey`).
+                if entry.merged > 0, let offset = b.mergedOffset {
+                    buffer = Outgoing.merged(shared, at: offset, count: entry.merged)
+                } else {
+                    buffer = shared
+                }
             }
             channel.write(buffer, promise: nil)
             sent += 1
@@ -133,14 +150,6 @@ final class ClientConnection {
     static func unreadBytes(_ channel: Channel) -> UInt32? {
         let info: SocketMemoryInfo? = SocketOption.read(channel, 55)  // SO_MEMINFO
         return info?.values.2
-    }
-
-    /// A `moved` line with `"merged":n` after its `seq` (a hover line: after its `phase`).
-    static func withMerged(_ line: String, _ merged: Int) -> String {
-        guard let r = line.range(of: ",\"stroke\":") ?? line.range(of: ",\"device\":") else { return line }
-        var out = line
-        out.insert(contentsOf: ",\"merged\":\(merged)", at: r.lowerBound)
-        return out
     }
 }
 

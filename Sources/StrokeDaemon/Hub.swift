@@ -144,18 +144,18 @@ public struct Hub: Sendable {
             if case .hover = e.kind {
                 // Hover is transient like pointer motion: not numbered (so the sequence numbers a
                 // client without `hover` sees stay gapless) and not kept for resuming.
-                out.append(Broadcast(seq: seq, kind: .stroke(e), device: device, line: e.json(geometry: geometry)))
+                let encoded = e.encoded(geometry: geometry, seq: nil)
+                out.append(Broadcast(seq: seq, kind: .stroke(e), device: device, line: encoded.line, mergedOffset: encoded.mergedOffset))
                 continue
             }
-            let next = seq + 1
-            let line = e.json(geometry: geometry) { $0.field("seq", next) }
-            out.append(publish(.stroke(e), device: device, line: line))
+            let encoded = e.encoded(geometry: geometry, seq: seq + 1)
+            out.append(publish(.stroke(e), device: device, line: encoded.line, mergedOffset: encoded.mergedOffset))
         }
     }
 
-    private mutating func publish(_ kind: Broadcast.Kind, device: DeviceID, line: String) -> Broadcast {
+    private mutating func publish(_ kind: Broadcast.Kind, device: DeviceID, line: String, mergedOffset: Int? = nil) -> Broadcast {
         seq += 1
-        let b = Broadcast(seq: seq, kind: kind, device: device, line: line)
+        let b = Broadcast(seq: seq, kind: kind, device: device, line: line, mergedOffset: mergedOffset)
         recent.append(b)
         return b
     }

@@ -58,6 +58,10 @@ public struct JSONWriter: Sendable {
         text.append(json)
     }
 
+    /// The UTF-8 length of the text so far (without the closing brace): where the next key's
+    /// comma goes.
+    public var byteCount: Int { text.utf8.count }
+
     /// The finished object.
     public func finish() -> String { text + "}" }
 

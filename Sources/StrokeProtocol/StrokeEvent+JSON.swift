@@ -2,6 +2,13 @@ import InputCore
 import MultitouchDecoder
 import StrokeTracker
 
+/// A stream line, encoded once for every client, and the UTF-8 offset in it where a slow client's
+/// `,"merged":n` goes (right after `seq` on a `moved`, after `phase` on a hover `motion`).
+public struct EncodedEvent: Sendable {
+    public var line: String
+    public var mergedOffset: Int
+}
+
 extension StrokeEvent {
     /// The event as one line of the wire protocol (docs/protocol.md, "Stroke events"), without the
     /// trailing newline. `extra` fields (such as the daemon's `seq`) come right after `type`.
@@ -11,11 +18,32 @@ extension StrokeEvent {
     /// ```
     public func json(geometry: DeviceGeometry, extra: (inout JSONWriter) -> Void = { _ in }) -> String {
         var w = JSONWriter()
+        _ = write(geometry: geometry, into: &w, extra: extra)
+        return w.finish()
+    }
+
+    /// The event as the daemon streams it: with `seq` (none for hover), and where a slow client's
+    /// `"merged":n` goes, so a merged copy is built from the two halves of the line
+    /// (docs/protocol.md, "Slow clients").
+    public func encoded(geometry: DeviceGeometry, seq: UInt64?) -> EncodedEvent {
+        var w = JSONWriter()
+        let offset = write(geometry: geometry, into: &w) { w in
+            if let seq { w.field("seq", seq) }
+        }
+        return EncodedEvent(line: w.finish(), mergedOffset: offset)
+    }
+
+    /// Writes the event's fields; returns the UTF-8 offset where `,"merged":n` belongs: after
+    /// `type` and `extra`, and after a hover's `phase`.
+    private func write(geometry: DeviceGeometry, into w: inout JSONWriter, extra: (inout JSONWriter) -> Void) -> Int {
         w.field("type", kind.name)
         extra(&w)
+        let mergedOffset: Int
         if case .hover(let phase) = kind {
             w.field("phase", phase.rawValue)
+            mergedOffset = w.byteCount
         } else {
+            mergedOffset = w.byteCount
             w.field("stroke", stroke.rawValue)
         }
         w.field("device", device.rawValue)
@@ -28,7 +56,7 @@ extension StrokeEvent {
             if !names.isEmpty { w.field("flags", strings: names) }
         }
         if case .cancelled(let reason) = kind { w.field("reason", reason.rawValue) }
-        return w.finish()
+        return mergedOffset
     }
 
     /// The point's fields, from `time` on, in protocol order: `time`, `x`, `y`, `nx`, `ny`,

@@ -1,7 +1,7 @@
 import InputCore
 
 /// What `strokes render` draws: devices and their strokes, gathered from a recording
-/// (`RenderScene+Replay.swift`) or a running daemon (`RenderScene+JSON.swift`). Plain data: the
+/// (`RenderScene+Replay.swift`) or a running daemon (`RenderScene+Protocol.swift`). Plain data: the
 /// SVG comes from `SVGRenderer`.
 public struct RenderScene: Sendable {
     /// A device, as much as the picture needs of it.

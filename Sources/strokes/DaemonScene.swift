@@ -1,4 +1,3 @@
-import Foundation
 import StrokeClient
 import StrokeProtocol
 import StrokeRender
@@ -27,8 +26,8 @@ enum DaemonScene {
     }
 
     private static func fetch(over connection: LineSocket, path: String, follow: Double) throws -> RenderScene {
-        try connection.send(#"{"id":1,"request":"devices"}"#)
-        try connection.send(#"{"id":2,"request":"subscribe","events":["began","moved","ended","cancelled","deviceAdded"]}"#)
+        try connection.send(try Request(id: 1, .devices).line())
+        try connection.send(try Request(id: 2, .subscribe(events: [.began, .moved, .ended, .cancelled, .deviceAdded])).line())
         var devices: [UInt32: RenderScene.Device] = [:]
         var collector = StrokeCollector()
         var historyDone = false
@@ -47,43 +46,35 @@ enum DaemonScene {
                 continue  // quiet until the deadline (checked above; poll's milliseconds may end it a little early)
             }
             guard let line else { break }  // the daemon went away: draw what came
-            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-            switch object["type"] as? String {
-            case "reply":
-                switch object["request"] as? String {
-                case "devices":
-                    for d in object["devices"] as? [[String: Any]] ?? [] {
-                        let device = try RenderScene.Device(json: d)
-                        devices[device.id] = device
-                    }
-                case "history":
-                    for s in object["strokes"] as? [[String: Any]] ?? [] { collector.insert(try RenderScene.Stroke(json: s)) }
+            switch try ServerMessage(line: line) {
+            case .reply(let reply):
+                switch reply.result {
+                case .devices(let list):
+                    for d in list { devices[d.device] = RenderScene.Device(d) }
+                case .history(let page):
+                    for s in page.strokes { collector.insert(try RenderScene.Stroke(s)) }
                     // A reply is one page (docs/protocol.md, "History pages"): ask for the next.
-                    if let cursor = object["cursor"] as? String {
-                        var request = JSONWriter()
-                        request.field("id", 3)
-                        request.field("request", "history")
-                        request.field("cursor", cursor)
-                        try connection.send(request.finish())
+                    if let cursor = page.cursor {
+                        try connection.send(try Request(id: 3, .history(cursor: cursor)).line())
                         continue
                     }
                     historyDone = true
                     deadline = .now + .milliseconds(Int64(follow * 1000))
-                default: break
+                case .subscribe, .unsubscribe, .live, .ping, .stats, .unknown: break
                 }
-            case "snapshot":
-                for s in object["strokes"] as? [[String: Any]] ?? [] { collector.insert(try RenderScene.Stroke(json: s)) }
-                try connection.send(#"{"id":3,"request":"history"}"#)
-            case "deviceAdded":
-                let device = try RenderScene.Device(json: object)
-                devices[device.id] = device
-            case "error":
-                throw LineSocket.Error(message: "error \(object["error"] ?? "?"): \(object["message"] ?? "")")
-            case "goodbye":
-                if !historyDone { throw LineSocket.Error(message: "said goodbye (\(object["reason"] ?? "?")) before answering") }
+            case .snapshot(let snapshot):
+                for s in snapshot.strokes { collector.insert(try RenderScene.Stroke(s)) }
+                try connection.send(try Request(id: 3, .history()).line())
+            case .deviceAdded(let added):
+                devices[added.device.device] = RenderScene.Device(added.device)
+            case .error(let error):
+                throw LineSocket.Error(message: "error \(error.error): \(error.message)")
+            case .goodbye(let goodbye):
+                if !historyDone { throw LineSocket.Error(message: "said goodbye (\(goodbye.reason)) before answering") }
                 deadline = .now
-            default:
-                try collector.apply(json: object)
+            case .stroke(let event):
+                collector.apply(event)
+            case .hello, .hover, .deviceRemoved, .replayEnded, .unknown: break
             }
         }
         guard historyDone else { throw LineSocket.Error(message: "closed the connection before answering") }

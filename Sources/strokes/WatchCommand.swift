@@ -1,6 +1,7 @@
-import ArgumentParser
 import Foundation
+import ArgumentParser
 import StrokeClient
+import StrokeProtocol
 
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,20 +24,26 @@ struct WatchCommand: ParsableCommand {
 
     func run() throws {
         let connection = try connectToDaemon(socket)
-        var request: [String: Any] = ["id": 1, "request": "subscribe"]
-        if !device.isEmpty { request["devices"] = device }
-        if noMoves { request["events"] = ["began", "ended", "cancelled", "deviceAdded", "deviceRemoved"] }
-        let data = try JSONSerialization.data(withJSONObject: request, options: [.sortedKeys])
-        try connection.send(String(decoding: data, as: UTF8.self))
+        let events: [Request.StreamType]? = noMoves ? [.began, .ended, .cancelled, .deviceAdded, .deviceRemoved] : nil
+        try connection.send(try Request(id: 1, .subscribe(devices: device.isEmpty ? nil : device, events: events)).line())
         var out = OutputBuffer()
         while let line = try connection.readLine() {
             if json {
+                // Printed as it came, not decoded: the raw stream is what --json is for, and
+                // the cheapest way to pass it on.
                 out.line(line)
-            } else if let text = WatchFormat.describe(line) {
-                out.line(text)
+                out.flush()
+                if line.hasPrefix("{\"type\":\"goodbye\"") { break }
+                continue
             }
+            guard let message = try? ServerMessage(line: line) else {
+                out.line("? \(line)")
+                out.flush()
+                continue
+            }
+            if let text = WatchFormat.describe(message) { out.line(text) }
             out.flush()
-            if line.hasPrefix("{\"type\":\"goodbye\"") { break }
+            if case .goodbye = message { break }
         }
         out.flush()
     }
@@ -44,32 +51,26 @@ struct WatchCommand: ParsableCommand {
 
 /// Readable one-line renderings of protocol messages.
 enum WatchFormat {
-    static func describe(_ line: String) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-            let type = object["type"] as? String
-        else { return "? \(line)" }
-        func v(_ k: String) -> String {
-            guard let x = object[k] else { return "-" }
-            if x is NSNull { return "-" }
-            return "\(x)"
-        }
-        switch type {
-        case "began", "moved", "ended", "cancelled":
-            var s = "\(type.padding(toLength: 9, withPad: " ", startingAt: 0)) stroke \(v("stroke"))  device \(v("device")) slot \(v("slot")) id \(v("trackingId"))  (\(v("x")), \(v("y")))  t=\(v("time"))"
-            if let flags = object["flags"] as? [String] { s += "  [" + flags.joined(separator: ",") + "]" }
-            if let merged = object["merged"] { s += "  merged \(merged)" }
-            if let reason = object["reason"] { s += "  reason \(reason)" }
+    /// Nil for what is not worth a line (replies, messages this client does not know).
+    static func describe(_ message: ServerMessage) -> String? {
+        switch message {
+        case .stroke(let e):
+            let kind = e.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+            let id = e.trackingId.map(String.init) ?? "-"
+            var s = "\(kind) stroke \(e.stroke)  device \(e.device) slot \(e.slot) id \(id)  (\(e.point.x), \(e.point.y))  t=\(e.point.time)"
+            if let flags = e.flags { s += "  [" + flags.map(\.rawValue).joined(separator: ",") + "]" }
+            if let merged = e.merged { s += "  merged \(merged)" }
+            if let reason = e.reason { s += "  reason \(reason)" }
             return s
-        case "deviceAdded": return "device   \(v("device")) added: \(v("name")) (\(v("kind")), \(v("slots")) slots) \(v("path"))"
-        case "deviceRemoved": return "device   \(v("device")) removed"
-        case "hello": return "connected: \(v("daemon")), protocol \(v("protocol"))"
-        case "snapshot":
-            let n = (object["strokes"] as? [Any])?.count ?? 0
-            return "snapshot: \(n) stroke(s) in progress"
-        case "goodbye": return "goodbye: \(v("reason"))"
-        case "error": return "error: \(v("error")): \(v("message"))"
-        case "reply": return nil
-        default: return nil
+        case .deviceAdded(let added):
+            let d = added.device
+            return "device   \(d.device) added: \(d.name) (\(d.kind), \(d.slots) slots) \(d.path)"
+        case .deviceRemoved(let d): return "device   \(d.device) removed"
+        case .hello(let h): return "connected: \(h.daemon), protocol \(h.protocol)"
+        case .snapshot(let s): return "snapshot: \(s.strokes.count) stroke(s) in progress"
+        case .goodbye(let g): return "goodbye: \(g.reason)"
+        case .error(let e): return "error: \(e.error): \(e.message)"
+        case .reply, .hover, .replayEnded, .unknown: return nil
         }
     }
 }

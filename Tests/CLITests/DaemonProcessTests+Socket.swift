@@ -1,5 +1,6 @@
 import Foundation
 import StrokeClient
+import StrokeProtocol
 import Testing
 
 #if canImport(Glibc)
@@ -142,7 +143,11 @@ extension DaemonProcessTests {
         _ = try c.readLine(timeout: 5)
         try c.send(#"{"id":1,"request":"history"}"#)
         let first = try #require(try c.readLine(timeout: 5))
-        #expect(first.json["cursor"] is String)
+        guard case .reply(let reply) = try ServerMessage(line: first), case .history(let page) = reply.result else {
+            Issue.record("not a history reply: \(first)")
+            return
+        }
+        #expect(page.cursor != nil)
         #expect(first.utf8.count < 4096 + 4096)
         #expect(daemon.stop() == 0)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import StrokeClient
+import StrokeProtocol
 import Testing
 
 #if canImport(Glibc)
@@ -63,26 +64,30 @@ import Glibc
         let client = try daemon.connect()
         try client.send(#"{"id":1,"request":"subscribe"}"#)
         // Wait until fingers are down.
-        var open = Set<Int>()
+        var open = Set<UInt64>()
         while open.count < 2, let line = try client.readLine(timeout: 10) {
-            if line.contains(#""type":"began""#) { open.insert(line.json["stroke"] as! Int) }
-            if line.contains(#""type":"ended""#) { open.remove(line.json["stroke"] as! Int) }
+            guard case .stroke(let e) = try ServerMessage(line: line) else { continue }
+            if e.kind == .began { open.insert(e.stroke) }
+            if e.kind == .ended { open.remove(e.stroke) }
         }
         #expect(daemon.stop(signal) == 0)
-        var goodbye: [String: Any]?
+        var goodbye: Goodbye?
         while let line = try client.readLine(timeout: 10) {
-            let m = line.json
-            switch m["type"] as? String {
-            case "began": open.insert(m["stroke"] as! Int)
-            case "ended": open.remove(m["stroke"] as! Int)
-            case "cancelled":
-                #expect(m["reason"] as? String == "shutdown")
-                open.remove(m["stroke"] as! Int)
-            case "goodbye": goodbye = m
+            switch try ServerMessage(line: line) {
+            case .stroke(let e):
+                switch e.kind {
+                case .began: open.insert(e.stroke)
+                case .moved: break
+                case .ended: open.remove(e.stroke)
+                case .cancelled:
+                    #expect(e.reason == .shutdown)
+                    open.remove(e.stroke)
+                }
+            case .goodbye(let g): goodbye = g
             default: break
             }
         }
-        #expect(goodbye?["reason"] as? String == "shutdown")
+        #expect(goodbye?.reason == .shutdown)
         #expect(open.isEmpty, "strokes left without an end: \(open)")
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
     }

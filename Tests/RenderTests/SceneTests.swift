@@ -36,8 +36,7 @@ import Testing
         let scene = try RenderFixtures.scene(name)
         for stroke in replayer.tracker.completed.elements {
             let json = stroke.json(geometry: replayer.tracker.geometry(of: stroke.device)!)
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-            let decoded = try RenderScene.Stroke(json: object)
+            let decoded = try RenderScene.Stroke(try JSONDecoder().decode(StrokeObject.self, from: Data(json.utf8)))
             var expected = try #require(scene.strokes.first { $0.id == decoded.id })
             expected.endTime = nil  // a stroke object has only its points
             #expect(decoded == expected)
@@ -47,17 +46,21 @@ import Testing
 
     @Test func malformedObjectsSayWhatIsMissing() throws {
         #expect {
-            try RenderScene.Stroke(json: ["stroke": 1, "device": 1, "points": [] as [Any]])
+            try RenderScene.Stroke(StrokeObject(stroke: 1, device: 1, slot: 0, trackingId: nil, state: .ended, points: []))
         } throws: { "\($0)".contains("non-empty 'points'") }
+        // What the types cannot read is a decoding error naming the key.
         #expect {
-            try RenderScene.Point(json: ["time": 1, "x": "3", "y": 4])
-        } throws: { "\($0)".contains("integer 'time', 'x' and 'y'") }
+            try JSONDecoder().decode(PointObject.self, from: Data(#"{"time":1,"x":"3","y":4,"nx":0,"ny":0}"#.utf8))
+        } throws: { error in
+            guard case DecodingError.typeMismatch(_, let context) = error else { return false }
+            return context.codingPath.last?.stringValue == "x"
+        }
         #expect {
-            try RenderScene.Device(json: ["device": 2, "x": ["min": 0, "max": 10]])
-        } throws: { "\($0)".contains("no 'y' axis") }
-        var collector = StrokeCollector()
-        #expect(try collector.apply(json: ["type": "deviceRemoved", "device": 1]) == false)
-        #expect(throws: RenderScene.DecodingError.self) { try collector.apply(json: ["type": "moved", "stroke": 1]) }
+            try JSONDecoder().decode(DeviceObject.self, from: Data(#"{"device":2,"x":{"min":0,"max":10,"resolution":0}}"#.utf8))
+        } throws: { error in
+            guard case DecodingError.keyNotFound(let key, _) = error else { return false }
+            return ["name", "path", "kind", "slots", "y"].contains(key.stringValue)
+        }
     }
 
     @Test func collectorKeepsCancelledStrokesAndJoinsMidStroke() {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import StrokeClient
 import StrokeDaemon
+import StrokeProtocol
 import Testing
 
 #if canImport(Glibc)
@@ -111,11 +112,11 @@ extension StallTests {
 }
 
 @Suite(.serialized) struct HistoryPageTests {
-    func history(_ c: TestClient, _ extra: [String: Any] = [:]) throws -> [String: Any] {
-        var request: [String: Any] = ["id": 9, "request": "history"]
-        request.merge(extra) { $1 }
-        try c.send(request)
-        return try c.next()
+    func history(_ c: TestClient, limit: Int? = nil, cursor: String? = nil) throws -> Reply.HistoryPage {
+        guard case .history(let page) = try c.result(Request(id: 9, .history(limit: limit, cursor: cursor))) else {
+            throw LineSocket.Error(message: "not a history reply: \(c.lines.last ?? "")")
+        }
+        return page
     }
 
     /// Pages of at most `historyPageBytes` (one stroke at least) that, put together, are the
@@ -128,31 +129,31 @@ extension StallTests {
         try await d.advance()
         let c = try d.connect()
         for limit in [nil, 50] as [Int?] {
-            let whole = try history(c, limit.map { ["limit": $0] } ?? [:])
-            #expect(whole["cursor"] == nil)
-            let all = try #require(whole["strokes"] as? [[String: Any]]).map { $0["stroke"] as! Int }
+            let whole = try history(c, limit: limit)
+            #expect(whole.cursor == nil)
+            let all = whole.strokes.map(\.stroke)
             #expect(all.count == (limit ?? 66))
 
             try await d.onLoop { d in d.reload(settings: d.settings.with(historyPageBytes: 4096)) { _ in .identity } }
-            var paged: [Int] = []
+            var paged: [UInt64] = []
             var pages = 0
-            var reply = try history(c, limit.map { ["limit": $0] } ?? [:])
+            var page = try history(c, limit: limit)
             while true {
                 pages += 1
-                let strokes = try #require(reply["strokes"] as? [[String: Any]])
-                #expect(!strokes.isEmpty)
-                paged += strokes.map { $0["stroke"] as! Int }
+                #expect(!page.strokes.isEmpty)
+                paged += page.strokes.map(\.stroke)
                 let line = c.lines.last!
-                #expect(strokes.count == 1 || line.utf8.count <= 4096 + 200)
-                guard let cursor = reply["cursor"] as? String else { break }
-                reply = try history(c, ["cursor": cursor])
+                #expect(page.strokes.count == 1 || line.utf8.count <= 4096 + 200)
+                guard let cursor = page.cursor else { break }
+                page = try history(c, cursor: cursor)
             }
             #expect(pages > 3)
             #expect(paged == all)
             try await d.onLoop { d in d.reload(settings: d.settings.with(historyPageBytes: 1 << 30)) { _ in .identity } }
         }
-        let bad = try history(c, ["cursor": "0-999999"])
-        #expect(bad["error"] as? String == "badArgument")
+        try c.send(Request(id: 10, .history(cursor: "0-999999")))
+        guard case .error(let bad) = try c.message() else { throw LineSocket.Error(message: "expected an error: \(c.lines.last ?? "")") }
+        #expect(bad.error == .badArgument)
         try await d.stop()
     }
 }

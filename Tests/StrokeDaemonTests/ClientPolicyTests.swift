@@ -39,21 +39,19 @@ import Glibc
 
         // The stalled client's own stream, read now: every began/ended kept in order up to where
         // it fell behind, and a goodbye that says why.
-        var open = Set<Int>()
-        var last: [String: Any] = [:]
+        var open = Set<UInt64>()
+        var last: ServerMessage?
         while let line = try stalled.socket.readLine(timeout: 5) {
-            let m = line.json
+            let m = try ServerMessage(line: line)
             last = m
-            let id = m["stroke"] as? Int ?? -1
-            switch m["type"] as? String {
-            case "began": open.insert(id)
-            case "moved": #expect(open.contains(id))
-            case "ended", "cancelled": #expect(open.remove(id) != nil)
-            default: break
+            guard case .stroke(let e) = m else { continue }
+            switch e.kind {
+            case .began: open.insert(e.stroke)
+            case .moved: #expect(open.contains(e.stroke))
+            case .ended, .cancelled: #expect(open.remove(e.stroke) != nil)
             }
         }
-        #expect(last["type"] as? String == "goodbye")
-        #expect(last["reason"] as? String == "slowClient")
+        #expect(last == .goodbye(Goodbye(reason: .slowClient)))
         try await d.stop()
     }
 
@@ -91,17 +89,15 @@ import Glibc
         var moves = 0
         var mergedAway = 0
         var others: [String] = []
-        var lastPoint: [Int: String] = [:]
-        var lastSeq = 0
+        var lastSeq: UInt64 = 0
         while others.count < expectedOthers.count, let line = try slow.socket.readLine(timeout: 10) {
-            let m = line.json
-            let seq = m["seq"] as? Int ?? 0
+            let m = try ServerMessage(line: line)
+            let seq = m.seq ?? 0
             #expect(seq > lastSeq)
             lastSeq = seq
-            if m["type"] as? String == "moved" {
+            if case .stroke(let e) = m, e.kind == .moved {
                 moves += 1
-                mergedAway += m["merged"] as? Int ?? 0
-                lastPoint[m["stroke"] as? Int ?? 0] = "\(m["x"]!),\(m["y"]!)"
+                mergedAway += e.merged ?? 0
             } else {
                 others.append(line.withoutSeq)
             }
@@ -159,23 +155,20 @@ import Glibc
         let d = try await TestDaemon()
         try await d.advance(20)
         let c = try d.connect()
-        try c.send(["id": 1, "request": "devices"])
-        let devices = try #require(try c.next()["devices"] as? [[String: Any]])
+        guard case .devices(let devices) = try c.result(Request(id: 1, .devices)) else { throw LineSocket.Error(message: "no devices reply") }
         #expect(devices.count == 1)
-        #expect(devices[0]["name"] as? String == "Atmel maXTouch Touchscreen")
-        #expect(devices[0]["kind"] as? String == "touchscreen")
-        #expect(devices[0]["slots"] as? Int == 10)
-        try c.send(["id": 2, "request": "live"])
-        #expect((try c.next()["strokes"] as? [Any])?.count == 4)
+        #expect(devices.first?.name == "Atmel maXTouch Touchscreen")
+        #expect(devices.first?.kind == .touchscreen)
+        #expect(devices.first?.slots == 10)
+        guard case .live(_, let live) = try c.result(Request(id: 2, .live())) else { throw LineSocket.Error(message: "no live reply") }
+        #expect(live.count == 4)
         try await d.advance()
-        try c.send(["id": 3, "request": "history", "limit": 2])
-        let history = try #require(try c.next()["strokes"] as? [[String: Any]])
-        #expect(history.count == 2)
-        #expect(history.allSatisfy { $0["state"] as? String == "ended" && ($0["points"] as? [Any])?.isEmpty == false })
-        try c.send(["id": 4, "request": "stats"])
-        let stats = try c.next()
-        #expect((stats["daemon"] as? [String: Any])?["frames"] as? Int == 31)  // as `strokes replay` counts them
-        #expect((stats["you"] as? [String: Any])?["subscribed"] as? Bool == false)
+        guard case .history(let history) = try c.result(Request(id: 3, .history(limit: 2))) else { throw LineSocket.Error(message: "no history reply") }
+        #expect(history.strokes.count == 2)
+        #expect(history.strokes.allSatisfy { $0.state == .ended && !$0.points.isEmpty })
+        guard case .stats(let stats) = try c.result(Request(id: 4, .stats)) else { throw LineSocket.Error(message: "no stats reply") }
+        #expect(stats.daemon.frames == 31)  // as `strokes replay` counts them
+        #expect(stats.you.subscribed == false)
         try await d.stop()
     }
 

@@ -55,13 +55,12 @@ import Testing
     @Test func penDeviceObjectSaysWhatTheDeviceIs() async throws {
         let d = try await TestDaemon(recording: "17-wacom-cintiq12wx-pen-and-eraser.evemu")
         let c = try d.connect()
-        try c.send(["id": 3, "request": "devices"])
-        let reply = try c.next()
-        let device = try #require((reply["devices"] as? [[String: Any]])?.first)
-        #expect(device["kind"] as? String == "penDisplay")
-        #expect(device["tools"] as? [String] == ["pen", "eraser", "brush", "pencil", "airbrush"])
-        let axes = device["axes"] as? [String] ?? []
-        #expect(["pressure", "toolType", "distance", "tiltX", "tiltY", "buttons", "serial"].allSatisfy(axes.contains))
+        guard case .devices(let devices) = try c.result(Request(id: 3, .devices)), let device = devices.first else {
+            throw LineSocket.Error(message: "no device in the devices reply")
+        }
+        #expect(device.kind == .penDisplay)
+        #expect(device.tools == [.pen, .eraser, .brush, .pencil, .airbrush])
+        #expect(["pressure", "toolType", "distance", "tiltX", "tiltY", "buttons", "serial"].allSatisfy(device.axes.contains))
         try await d.stop()
     }
 
@@ -72,7 +71,7 @@ import Testing
         func broadcast(_ phase: HoverPhase) -> Broadcast {
             let point = StrokePoint(time: .zero, sample: .init(), geometry: .init(description: .init(name: "", id: .init(bustype: 0, vendor: 0, product: 0, version: 0))))
             let e = StrokeEvent(kind: .hover(phase), stroke: key, device: device, frame: 1, slot: 0, trackingID: nil, point: point, flags: [])
-            return Broadcast(seq: 1, kind: .stroke(e), device: device, line: "")
+            return Broadcast(seq: 1, kind: .stroke(e), device: device, line: "", mergedOffset: 0)
         }
         let hoverKey = MergeKey.hover(device: device, slot: 0)
         #expect(broadcast(.motion).mergeKey == hoverKey)

@@ -56,13 +56,13 @@ func replayTranscript(_ name: String) throws -> [String] {
         let live = try await d.onLoop { $0.hub.tracker.live }
         #expect(live.count == 4)  // four fingers down after 20 frames (golden transcript 03)
         let late = try d.connect()
-        let (reply, snapshot) = try late.subscribe()
-        let snapSeq = try #require(snapshot?["seq"] as? Int)
-        #expect(snapSeq == reply["seq"] as? Int)
-        let strokes = try #require(snapshot?["strokes"] as? [[String: Any]])
-        #expect(strokes.map { $0["stroke"] as? Int } == live.map { Int($0.id.rawValue) })
-        #expect(strokes.map { ($0["points"] as? [Any])?.count } == live.map { $0.points.count })
-        #expect(strokes.allSatisfy { $0["state"] as? String == "inProgress" })
+        let (reply, snapshot) = try late.subscription()
+        let snap = try #require(snapshot)
+        let snapSeq = Int(snap.seq)
+        #expect(snap.seq == reply.seq)
+        #expect(snap.strokes.map(\.stroke) == live.map(\.id.rawValue))
+        #expect(snap.strokes.map(\.points.count) == live.map { $0.points.count })
+        #expect(snap.strokes.allSatisfy { $0.state == .inProgress })
 
         try await d.advance()
         // The early client's stream after the snapshot's seq is exactly the late client's stream.
@@ -71,11 +71,14 @@ func replayTranscript(_ name: String) throws -> [String] {
         let lateLines = try late.read(total - snapSeq)
         #expect(Array(earlyLines.drop { ($0.json["seq"] as? Int ?? 0) <= snapSeq }) == lateLines)
         // Everything the late client hears of is either in its snapshot or begins after it.
-        var known = Set(strokes.compactMap { $0["stroke"] as? Int })
-        for line in lateLines.map(\.json) {
-            let id = line["stroke"] as? Int ?? -1
-            if line["type"] as? String == "began" { known.insert(id) }
-            #expect(known.contains(id), "event for stroke \(id), which the late client never heard of")
+        var known = Set(snap.strokes.map(\.stroke))
+        for line in lateLines {
+            guard case .stroke(let e) = try ServerMessage(line: line) else {
+                Issue.record("not a stroke event: \(line)")
+                continue
+            }
+            if e.kind == .began { known.insert(e.stroke) }
+            #expect(known.contains(e.stroke), "event for stroke \(e.stroke), which the late client never heard of")
         }
         try await d.stop()
     }

@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import StrokeClient
 import StrokeDaemon
+import StrokeProtocol
 import StrokeRecording
 
 /// A daemon in this process, serving a recording in manual mode (frames advance only when the
@@ -71,8 +72,7 @@ final class TestDaemon: @unchecked Sendable {
     /// A connected client that has read the greeting.
     func connect() throws -> TestClient {
         let c = TestClient(try LineSocket(path: path))
-        let hello = try c.next()
-        precondition(hello["type"] as? String == "hello", "expected hello, got \(hello)")
+        guard case .hello = try c.message() else { preconditionFailure("expected hello, got \(c.lines.last ?? "")") }
         return c
     }
 }
@@ -108,6 +108,65 @@ final class TestClient {
         precondition(reply["type"] as? String == "reply", "expected reply, got \(reply)")
         if reply["resumed"] as? Bool == true { return (reply, nil) }
         return (reply, try next())
+    }
+
+    func send(_ request: Request) throws { try socket.send(try request.line()) }
+
+    /// The next line, decoded into the protocol's types.
+    func message(timeout: Double = 10) throws -> ServerMessage {
+        guard let line = try socket.readLine(timeout: timeout) else { throw LineSocket.Error(message: "end of stream") }
+        lines.append(line)
+        return try ServerMessage(line: line)
+    }
+
+    /// Subscribes and returns the reply and the snapshot (nil when resumed).
+    func subscription(
+        devices: [UInt32]? = nil, events: [Request.StreamType]? = nil, resumeAfter: UInt64? = nil
+    ) throws -> (reply: Reply.SubscribeResult, snapshot: Snapshot?) {
+        try send(Request(id: 1, .subscribe(devices: devices, events: events, resumeAfter: resumeAfter)))
+        guard case .reply(let r) = try message(), case .subscribe(let reply) = r.result else {
+            throw LineSocket.Error(message: "expected the subscribe reply, got \(lines.last ?? "")")
+        }
+        if reply.resumed == true { return (reply, nil) }
+        guard case .snapshot(let snapshot) = try message() else {
+            throw LineSocket.Error(message: "expected a snapshot, got \(lines.last ?? "")")
+        }
+        return (reply, snapshot)
+    }
+
+    /// The reply (or error) to `request`, skipping stream messages before it.
+    func ask(_ request: Request) throws -> ServerMessage {
+        try send(request)
+        while true {
+            let m = try message()
+            switch m {
+            case .reply, .error, .goodbye: return m
+            case .hello, .snapshot, .stroke, .hover, .deviceAdded, .deviceRemoved, .replayEnded, .unknown: continue
+            }
+        }
+    }
+
+    /// What the reply to `request` carries; throws when an error (or anything else) comes instead.
+    func result(_ request: Request) throws -> Reply.Result {
+        guard case .reply(let reply) = try ask(request) else {
+            throw LineSocket.Error(message: "expected a reply to \(request.command.name), got \(lines.last ?? "")")
+        }
+        return reply.result
+    }
+
+    /// Every line that arrives until none has for `quiet` seconds (or the stream ends).
+    func drain(quiet: Double = 0.5) throws -> [String] {
+        var out: [String] = []
+        while true {
+            do {
+                guard let line = try socket.readLine(timeout: quiet) else { break }
+                lines.append(line)
+                out.append(line)
+            } catch let error as LineSocket.Error where error.timedOut {
+                break
+            }
+        }
+        return out
     }
 
     /// Reads `count` raw lines.
