@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "strokes", targets: ["strokes"]),
         .library(name: "StrokeProtocol", targets: ["StrokeProtocol"]),
+        .library(name: "StrokeClient", targets: ["StrokeClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -47,7 +48,7 @@ let package = Package(
                 .product(name: "Atomics", package: "swift-atomics"),
             ]
         ),
-        .target(name: "StrokeClient"),
+        .target(name: "StrokeClient", dependencies: ["StrokeProtocol"]),
         .target(
             name: "StrokeRender",
             dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "StrokeTracker", "StrokeProtocol"]
@@ -59,6 +60,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // The StrokeClient example (README, "Clients"): built with everything, so it cannot rot.
+        .executableTarget(
+            name: "strokes-client-example", dependencies: ["StrokeClient", "StrokeProtocol"], path: "examples/StrokeClientExample"
         ),
         // Opt-in: `swift run -c release strokes-bench` (see README, "Performance"). Not run by the tests.
         .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
@@ -110,6 +115,7 @@ let package = Package(
             dependencies: ["StrokeRender", "StrokeRecording", "StrokeReplay", "StrokeTracker", "StrokeProtocol", "InputCore"],
             resources: [.copy("Golden")]
         ),
+        .testTarget(name: "StrokeClientTests", dependencies: ["StrokeClient", "StrokeProtocol"]),
         .testTarget(
             name: "StrokeDaemonTests",
             dependencies: [
