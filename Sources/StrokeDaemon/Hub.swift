@@ -145,7 +145,8 @@ public struct Hub: Sendable {
                 // Hover is transient like pointer motion: not numbered (so the sequence numbers a
                 // client without `hover` sees stay gapless) and not kept for resuming.
                 let encoded = e.encoded(geometry: geometry, seq: nil)
-                out.append(Broadcast(seq: seq, kind: .stroke(e), device: device, line: encoded.line, mergedOffset: encoded.mergedOffset))
+                out.append(
+                    Broadcast(seq: seq, kind: .stroke(e), device: device, line: encoded.line, mergedOffset: encoded.mergedOffset))
                 continue
             }
             let encoded = e.encoded(geometry: geometry, seq: seq + 1)
@@ -153,7 +154,9 @@ public struct Hub: Sendable {
         }
     }
 
-    private mutating func publish(_ kind: Broadcast.Kind, device: DeviceID, line: String, mergedOffset: Int? = nil) -> Broadcast {
+    private mutating func publish(
+        _ kind: Broadcast.Kind, device: DeviceID, line: String, mergedOffset: Int? = nil
+    ) -> Broadcast {
         seq += 1
         let b = Broadcast(seq: seq, kind: kind, device: device, line: line, mergedOffset: mergedOffset)
         recent.append(b)

@@ -80,3 +80,18 @@ import Testing
         #expect(try Request(id: 1, .history(cursor: "0-66")).line() == #"{"cursor":"0-66","id":1,"request":"history"}"#)
     }
 }
+
+@Suite struct JSONValueTests {
+    @Test func everyKindOfValueDecodesAsItself() throws {
+        let line = #"{"a":null,"b":true,"c":-3,"d":18446744073709551615,"e":0.25,"f":"x","g":[1,"y",[]],"h":{}}"#
+        let v = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+        #expect(
+            v == .object([
+                "a": .null, "b": .bool(true), "c": .integer(-3), "d": .unsigned(.max), "e": .double(0.25), "f": .string("x"),
+                "g": .array([.integer(1), .string("y"), .array([])]), "h": .object([:]),
+            ]))
+        #expect(v.difference(from: v) == nil)
+        #expect(JSONValue.integer(1).sameJSON(as: .double(1)))
+        #expect(v.difference(from: .object([:]))?.contains("lost") == true)
+    }
+}

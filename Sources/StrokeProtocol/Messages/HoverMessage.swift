@@ -11,7 +11,9 @@ public struct HoverMessage: Codable, Sendable, Hashable {
     public var trackingId: Int32?
     public var point: PointObject
 
-    public init(phase: Phase, merged: Int? = nil, device: UInt32, frame: UInt64, slot: Int32, trackingId: Int32?, point: PointObject) {
+    public init(
+        phase: Phase, merged: Int? = nil, device: UInt32, frame: UInt64, slot: Int32, trackingId: Int32?, point: PointObject
+    ) {
         self.phase = phase
         self.merged = merged
         self.device = device

@@ -13,23 +13,24 @@ public enum JSONValue: Codable, Sendable, Hashable {
     case object([String: JSONValue])
 
     public init(from decoder: Decoder) throws {
+        // Each failed attempt throws, and throwing is what this costs: the likeliest kinds in a
+        // protocol line (numbers, then strings) come first.
         let c = try decoder.singleValueContainer()
         if c.decodeNil() {
             self = .null
-        } else if let b = try? c.decode(Bool.self) {
-            self = .bool(b)
         } else if let i = try? c.decode(Int64.self) {
             self = .integer(i)
-        } else if let u = try? c.decode(UInt64.self) {
-            self = .unsigned(u)
-        } else if let d = try? c.decode(Double.self) {
-            self = .double(d)
         } else if let s = try? c.decode(String.self) {
             self = .string(s)
-        } else if let a = try? c.decode([JSONValue].self) {
-            self = .array(a)
+        } else if let d = try? c.decode(Double.self) {
+            // An integer above Int64.max, exactly.
+            if d >= 0x1p63, let u = try? c.decode(UInt64.self) { self = .unsigned(u) } else { self = .double(d) }
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let o = try? c.decode([String: JSONValue].self) {
+            self = .object(o)
         } else {
-            self = .object(try c.decode([String: JSONValue].self))
+            self = .array(try c.decode([JSONValue].self))
         }
     }
 

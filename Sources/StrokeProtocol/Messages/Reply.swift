@@ -141,7 +141,8 @@ public struct Reply: Codable, Sendable, Hashable {
         case "unsubscribe": result = .unsubscribe(seq: try c.decode(UInt64.self, forKey: "seq"))
         case "devices": result = .devices(try c.decode([DeviceObject].self, forKey: "devices"))
         case "live":
-            result = .live(seq: try c.decode(UInt64.self, forKey: "seq"), strokes: try c.decode([StrokeObject].self, forKey: "strokes"))
+            let seq = try c.decode(UInt64.self, forKey: "seq")
+            result = .live(seq: seq, strokes: try c.decode([StrokeObject].self, forKey: "strokes"))
         case "history": result = .history(try HistoryPage(from: decoder))
         case "ping": result = .ping
         case "stats": result = .stats(try Stats(from: decoder))

@@ -1,4 +1,9 @@
+// FoundationEssentials has JSONDecoder and Data without the rest of Foundation (and its ICU).
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A request a client sends (docs/protocol.md, "Requests"), encoding to exactly the keys the
 /// daemon reads (`ClientRequest` is the daemon's side of it).

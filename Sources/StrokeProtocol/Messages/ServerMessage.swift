@@ -1,4 +1,9 @@
+// FoundationEssentials has JSONDecoder and Data without the rest of Foundation (and its ICU).
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Any line the daemon sends (and what `strokes replay` prints), by its `type`
 /// (docs/protocol.md). Keys a type does not know are ignored; a `type` this client does not know

@@ -110,7 +110,8 @@ public struct StrokeMessage: Codable, Sendable, Hashable {
         let c = try decoder.container(keyedBy: MessageKey.self)
         let type = try c.messageType()
         guard let kind = Kind(rawValue: type) else {
-            throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "\(type) is not a stroke event")
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: c, debugDescription: "\(type) is not a stroke event")
         }
         self.kind = kind
         seq = try c.decodeIfPresent(UInt64.self, forKey: "seq")
