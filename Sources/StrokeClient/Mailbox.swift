@@ -1,11 +1,9 @@
-import Foundation
-
 /// A bounded hand-over from the connection's reader thread to one async consumer. The reader
 /// blocks while it is full, so a consumer that falls behind stops the reading, and the daemon
 /// sees a slow client (moves merged, then `goodbye`) instead of this process growing.
 final class Mailbox<Item: Sendable>: @unchecked Sendable {
     // @unchecked: every stored property is read and written only with `condition` locked.
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var items: [Item] = []
     private var head = 0
     private var end: StrokeClientError?

@@ -1,4 +1,10 @@
+// FoundationEssentials has JSONDecoder, Data, ProcessInfo and FileManager without the rest of
+// Foundation (and its ICU).
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StrokeProtocol
 
 /// A client of the strokes daemon (docs/protocol.md): typed requests, and subscriptions that
@@ -25,7 +31,7 @@ public final class StrokeClient: @unchecked Sendable {
     public let path: String
     public let maxLineLength: Int
     let bufferSize: Int
-    private let lock = NSLock()
+    private let lock = ConditionLock()
     private var connection: StrokeConnection
     private var closed = false
 

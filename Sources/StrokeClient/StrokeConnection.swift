@@ -1,4 +1,10 @@
+// FoundationEssentials has JSONDecoder, Data, ProcessInfo and FileManager without the rest of
+// Foundation (and its ICU).
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StrokeProtocol
 
 #if canImport(Glibc)
@@ -21,7 +27,7 @@ final class StrokeConnection: @unchecked Sendable {
     let path: String
     private let socket: LineSocket
     private let mailbox: Mailbox<ServerMessage>
-    private let lock = NSLock()
+    private let lock = ConditionLock()
     private var replies: [Int64: CheckedContinuation<ServerMessage, Error>] = [:]
     private var nextID: Int64 = 0
     private var closed = false
@@ -37,9 +43,12 @@ final class StrokeConnection: @unchecked Sendable {
             throw StrokeClientError(.connectionLost, e.message)
         }
         let connection = StrokeConnection(path: path, socket: socket, bufferSize: bufferSize)
-        let thread = Thread { connection.readLoop(maxLineLength: maxLineLength) }
-        thread.name = "strokes-client"
-        thread.start()
+        do {
+            try startThread { connection.readLoop(maxLineLength: maxLineLength) }
+        } catch {
+            connection.close()
+            throw error
+        }
         do {
             switch try await connection.mailbox.take() {
             case .hello(let hello) where hello.protocol == ProtocolVersion.current:
