@@ -38,6 +38,7 @@ class AsyncClient:
         self._queue: asyncio.Queue[Any] = asyncio.Queue(queue_size)
         self._waiting: Dict[int, asyncio.Future[Message]] = {}
         self._next_id = 0
+        self._closed = False  # by the caller: a subscription ends instead of reconnecting
 
     @classmethod
     async def connect(cls, path: Optional[str] = None, *, max_line: int = DEFAULT_MAX_LINE,
@@ -54,7 +55,7 @@ class AsyncClient:
         await self.close()
 
     async def _open(self) -> None:
-        await self.close()
+        await self._disconnect()
         try:
             reader, writer = await asyncio.open_unix_connection(self.path, limit=self.max_line + 1)
         except OSError as e:
@@ -63,12 +64,17 @@ class AsyncClient:
         try:
             self.hello = check_hello(await self._read(reader))
         except BaseException:
-            await self.close()
+            await self._disconnect()
             raise
         self._queue = asyncio.Queue(self.queue_size)
         self._reader_task = asyncio.create_task(self._read_loop(reader))
 
     async def close(self) -> None:
+        """Closes the connection; a subscription being iterated ends with `ConnectionLost`."""
+        self._closed = True
+        await self._disconnect()
+
+    async def _disconnect(self) -> None:
         task, writer = self._reader_task, self._writer
         self._reader_task = self._writer = None
         if task is not None:
@@ -120,7 +126,7 @@ class AsyncClient:
     async def next_message(self) -> Message:
         """The next message that is not a reply to a request."""
         if self._reader_task is None and self._queue.empty():
-            raise ConnectionLost("not connected")
+            raise ConnectionLost("the client was closed" if self._closed else "not connected")
         item = await self._queue.get()
         if isinstance(item, Exception):
             raise item
@@ -130,7 +136,7 @@ class AsyncClient:
         """Sends a request (keys as on the wire; None leaves a key out) and returns its reply;
         an ``error`` reply raises `DaemonError`."""
         if self._writer is None:
-            raise ConnectionLost("not connected")
+            raise ConnectionLost("the client was closed" if self._closed else "not connected")
         self._next_id += 1
         id = self._next_id
         future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
@@ -197,13 +203,15 @@ class AsyncClient:
                     if isinstance(message, Goodbye):
                         raise ConnectionLost(f"the daemon said goodbye ({message.reason})")
             except ConnectionLost:
-                await self.close()
-                if not reconnect:
+                await self._disconnect()
+                if not reconnect or self._closed:
                     raise
 
     async def _reconnect(self, backoff: Backoff) -> None:
         failures = 0
         while True:
+            if self._closed:
+                raise ConnectionLost("the client was closed")
             try:
                 await self._open()
                 return

@@ -123,6 +123,18 @@ class FakeServerTests(unittest.TestCase):
                 pass
         self.assertIn("gave up reconnecting after 3 attempts", str(caught.exception))
 
+    def test_closing_the_client_ends_its_subscription(self):
+        path = self.serve(subscribed_then(b'{"type":"began","seq":1,"stroke":1,"device":1,"frame":1,"slot":0,'
+                                          b'"trackingId":1,"time":1,"x":1,"y":1,"nx":0,"ny":0}\n'))
+        client = Client.connect(path, timeout=10)
+        seen = []
+        with self.assertRaises(ConnectionLost) as caught:
+            for event in client.subscribe(backoff=Backoff(initial=0.01)):
+                seen.append(type(event).__name__)
+                client.close()
+        self.assertEqual(seen, ["Snapshot"])
+        self.assertIn("closed", str(caught.exception))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -60,6 +60,7 @@ class Client:
         self._file: Any = None
         self._next_id = 0
         self._pending: Deque[Message] = deque()  # stream messages read while waiting for a reply
+        self._closed = False  # by the caller: a subscription ends instead of reconnecting
 
     @classmethod
     def connect(cls, path: Optional[str] = None, *, timeout: Optional[float] = None,
@@ -73,7 +74,7 @@ class Client:
     # Connection.
 
     def _open(self) -> None:
-        self.close()
+        self._disconnect()
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             sock.settimeout(self.timeout)
@@ -86,10 +87,18 @@ class Client:
         try:
             self.hello = check_hello(self._read())
         except BaseException:
-            self.close()
+            self._disconnect()
             raise
 
     def close(self) -> None:
+        """Closes the connection; a subscription being iterated ends with `ConnectionLost`."""
+        self._closed = True
+        self._disconnect()
+
+    def _not_connected(self) -> str:
+        return "the client was closed" if self._closed else "not connected"
+
+    def _disconnect(self) -> None:
         if self._sock is not None:
             self._file.close()
             self._sock.close()
@@ -103,7 +112,7 @@ class Client:
 
     def _read(self) -> Message:
         if self._file is None:
-            raise ConnectionLost("not connected")
+            raise ConnectionLost(self._not_connected())
         try:
             line = self._file.readline(self.max_line + 1)
         except (ConnectionResetError, BrokenPipeError) as e:
@@ -116,7 +125,7 @@ class Client:
 
     def _send(self, data: bytes) -> None:
         if self._sock is None:
-            raise ConnectionLost("not connected")
+            raise ConnectionLost(self._not_connected())
         try:
             self._sock.sendall(data)
         except (ConnectionResetError, BrokenPipeError) as e:
@@ -206,13 +215,15 @@ class Client:
                     if isinstance(message, Goodbye):
                         raise ConnectionLost(f"the daemon said goodbye ({message.reason})")
             except ConnectionLost:
-                self.close()
-                if not reconnect:
+                self._disconnect()
+                if not reconnect or self._closed:
                     raise
 
     def _reconnect(self, backoff: Backoff) -> None:
         failures = 0
         while True:
+            if self._closed:
+                raise ConnectionLost("the client was closed")
             try:
                 self._open()
                 return
