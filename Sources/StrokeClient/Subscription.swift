@@ -45,11 +45,19 @@ public struct Subscription: AsyncSequence, Sendable {
         func next() async throws -> SubscriptionEvent? {
             while true {
                 if !queued.isEmpty { return queued.removeFirst() }
-                do {
-                    guard let connection else {
-                        try await subscribe()
-                        continue
+                guard let connection else {
+                    // Outside the catch below: giving up reconnecting, or a closed client, ends
+                    // the subscription.
+                    let fresh = try await client.liveConnection(backoff: reconnect ? backoff : Backoff(attempts: 1))
+                    do {
+                        try await subscribe(on: fresh)
+                    } catch let error as StrokeClientError where error.code == .connectionLost {
+                        fresh.close()
+                        if !reconnect { throw error }
                     }
+                    continue
+                }
+                do {
                     let message = try await connection.next()
                     if case .goodbye = message {
                         // The daemon closes after it: deliver it, then resume on a new connection.
@@ -57,16 +65,15 @@ public struct Subscription: AsyncSequence, Sendable {
                     }
                     if state.accept(message) { return .message(message) }
                 } catch let error as StrokeClientError where error.code == .connectionLost {
-                    connection?.close()
-                    connection = nil
+                    connection.close()
+                    self.connection = nil
                     if !reconnect { throw error }
                 }
             }
         }
 
-        /// Subscribes on the client's connection (a new one when it was lost), queueing the gaps.
-        private func subscribe() async throws {
-            let connection = try await client.liveConnection(backoff: reconnect ? backoff : Backoff(attempts: 1))
+        /// Subscribes on `connection`, queueing the gaps to deliver.
+        private func subscribe(on connection: StrokeConnection) async throws {
             let (command, gap) = state.subscribe(after: connection.hello)
             if let gap { queued.append(.gap(gap)) }
             guard case .subscribe(let result) = try await connection.request(command) else {

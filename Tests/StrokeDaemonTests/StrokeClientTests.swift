@@ -134,4 +134,33 @@ import Testing
         client.close()
         try await d.stop()
     }
+
+    /// A daemon that is gone for good: goodbye, then the reconnection gives up after its attempts.
+    @Test func reconnectingGivesUpAfterItsAttempts() async throws {
+        let d = try await TestDaemon()
+        let client = try await StrokeClient.connect(path: d.path)
+        var iterator = client.subscribe(backoff: Backoff(initial: 0.01, attempts: 3)).makeAsyncIterator()
+        _ = try await iterator.next()  // the snapshot
+        try await d.stop()
+        var last: SubscriptionEvent?
+        do {
+            while let event = try await iterator.next() { last = event }
+            Issue.record("the subscription ended without an error")
+        } catch let error as StrokeClientError {
+            #expect(error.code == .connectionLost)
+            #expect(error.message.hasPrefix("gave up reconnecting after 3 attempts"))
+        }
+        #expect(last == .message(.goodbye(Goodbye(reason: .shutdown))))
+        client.close()
+    }
+
+    @Test func closingTheClientEndsItsSubscription() async throws {
+        let d = try await TestDaemon()
+        let client = try await StrokeClient.connect(path: d.path)
+        var iterator = client.subscribe().makeAsyncIterator()
+        _ = try await iterator.next()  // the snapshot
+        client.close()
+        await #expect(throws: StrokeClientError.self) { _ = try await iterator.next() }
+        try await d.stop()
+    }
 }
