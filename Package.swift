@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "strokes", targets: ["strokes"]),
         .library(name: "StrokeProtocol", targets: ["StrokeProtocol"]),
+        .library(name: "StrokeClient", targets: ["StrokeClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -64,7 +65,7 @@ let package = Package(
         ),
         .target(
             name: "StrokeClient",
-            dependencies: ["SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["StrokeProtocol", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(
             name: "StrokeRender",
@@ -79,6 +80,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
+        ),
+        // The StrokeClient example (README, "Clients"): built with everything, so it cannot rot.
+        .executableTarget(
+            name: "strokes-client-example", dependencies: ["StrokeClient", "StrokeProtocol"], path: "examples/StrokeClientExample"
         ),
         // Opt-in: `swift run -c release strokes-bench` (see README, "Performance"). Not run by the tests.
         .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
@@ -136,6 +141,7 @@ let package = Package(
             dependencies: ["StrokeRender", "StrokeRecording", "StrokeReplay", "StrokeTracker", "StrokeProtocol", "InputCore"],
             resources: [.copy("Golden")]
         ),
+        .testTarget(name: "StrokeClientTests", dependencies: ["StrokeClient", "StrokeProtocol"]),
         .testTarget(
             name: "StrokeDaemonTests",
             dependencies: [

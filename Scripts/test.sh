@@ -20,6 +20,17 @@ if [[ $status -ne 0 || -z "$passed" ]]; then
 fi
 echo "tests: $passed passed, 0 failed"
 
+# The Python client package against the daemon just built (Scripts/python-client-test.sh).
+python_log=$(mktemp)
+trap 'rm -f "$log" "$python_log"' EXIT
+if bash Scripts/python-client-test.sh >"$python_log" 2>&1; then
+    echo "python client: $(grep -oE '^Ran [0-9]+ tests?' "$python_log" | grep -oE '[0-9]+') tests passed"
+else
+    echo "python client: FAILED"
+    tail -60 "$python_log"
+    exit 1
+fi
+
 # Fuzzing (Scripts/fuzz.sh): every target for a bounded time, one line each; about 3 minutes
 # with the sanitizer build. STROKES_SKIP_FUZZ=1 leaves it out; STROKES_FUZZ_SECONDS sets the time.
 if [[ ${STROKES_SKIP_FUZZ:-0} == 1 ]]; then
@@ -36,7 +47,7 @@ if [[ ${STROKES_SKIP_KERNEL_TESTS:-0} == 1 ]]; then
     exit 0
 fi
 kernel_log=$(mktemp)
-trap 'rm -f "$log" "$kernel_log"' EXIT
+trap 'rm -f "$log" "$python_log" "$kernel_log"' EXIT
 if bash Scripts/kernel-test.sh 2>&1 | tee "$kernel_log" | grep -E '^(E2E|kernel-test)'; then :; fi
 if grep -q '^kernel-test: pass' "$kernel_log"; then
     echo "kernel tests: $(grep -c '^E2E PASS' "$kernel_log") scenarios passed"

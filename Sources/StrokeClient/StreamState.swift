@@ -1,0 +1,61 @@
+import StrokeProtocol
+
+/// One subscription's position in the daemon's stream, across connections: what to put in each
+/// `subscribe` (`resumeAfter`), and which messages to deliver so that none is delivered twice and
+/// what cannot be resumed is announced by a `Gap`. Pure: the client feeds it greetings, replies
+/// and messages.
+public struct StreamState: Sendable {
+    public var devices: [UInt32]?
+    public var events: [Request.StreamType]?
+    /// The daemon instance `lastSeq` belongs to.
+    public private(set) var instance: String?
+    /// The last sequence number delivered (or the snapshot's): where a resume starts.
+    public private(set) var lastSeq: UInt64?
+    /// Sequence numbers neither received nor counted in a `merged` so far. Without filters it is
+    /// 0 whenever no merged move is pending (docs/protocol.md, "Sequence numbers").
+    public private(set) var unaccounted: Int64 = 0
+
+    /// `resumeAfter`: start after that sequence number of the first daemon that answers (0:
+    /// everything it still holds) instead of with a snapshot.
+    public init(devices: [UInt32]? = nil, events: [Request.StreamType]? = nil, resumeAfter: UInt64? = nil) {
+        self.devices = devices
+        self.events = events
+        self.lastSeq = resumeAfter
+    }
+
+    /// The `subscribe` to send after `hello`, and the gap to deliver first when the daemon is a
+    /// new instance.
+    public mutating func subscribe(after hello: Hello) -> (Request.Command, Gap?) {
+        var gap: Gap?
+        if let instance, instance != hello.instance {
+            gap = Gap(reason: .restarted, lastSeq: lastSeq, instance: instance)
+            lastSeq = nil
+        }
+        instance = hello.instance
+        return (.subscribe(devices: devices, events: events, resumeAfter: lastSeq), gap)
+    }
+
+    /// The gap to deliver when the daemon could not resume (a snapshot follows).
+    public func replied(_ result: Reply.SubscribeResult) -> Gap? {
+        guard result.resumed == false else { return nil }
+        return Gap(reason: Gap.Reason(rawValue: result.reason ?? "gapTooOld"), lastSeq: lastSeq, instance: instance)
+    }
+
+    /// Whether to deliver `message`: not when its sequence number was delivered already.
+    public mutating func accept(_ message: ServerMessage) -> Bool {
+        if case .snapshot(let snapshot) = message {
+            lastSeq = snapshot.seq
+            unaccounted = 0
+            return true
+        }
+        guard let seq = message.seq else { return true }
+        if let last = lastSeq {
+            guard seq > last else { return false }
+            var merged: Int64 = 0
+            if case .stroke(let e) = message { merged = Int64(e.merged ?? 0) }
+            unaccounted += Int64(seq - last) - 1 - merged
+        }
+        lastSeq = seq
+        return true
+    }
+}

@@ -1,0 +1,250 @@
+// FoundationEssentials has JSONDecoder, Data, ProcessInfo and FileManager without the rest of
+// Foundation (and its ICU).
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import StrokeProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connection to the daemon: its greeting, requests with their replies, and the other
+/// messages in order. `StrokeClient` adds reconnection on top.
+///
+/// A blocking socket read on a dedicated thread, not NIO: the reader needs to stop reading when
+/// the consumer falls behind (backpressure, so the daemon's slow-client policy applies to a slow
+/// consumer rather than this process buffering without bound), which a thread blocked on a
+/// condition gives directly; a connection here outlives any one call, which NIO's scoped
+/// `NIOAsyncChannel.executeThenClose` does not fit without an unstructured task; and the library
+/// stays free of an event loop group its users would have to manage. One thread per connection
+/// is what a client holding one or two connections can afford.
+final class StrokeConnection: @unchecked Sendable {
+    // @unchecked: `socket` and `path` are immutable; `replies`, `nextID` and `closed` are used only
+    // with `lock` held; `hello` is set once before the connection is handed out.
+    let path: String
+    private let socket: LineSocket
+    private let mailbox: Mailbox<ServerMessage>
+    private let lock = ConditionLock()
+    private var replies: [Int64: CheckedContinuation<ServerMessage, Error>] = [:]
+    private var nextID: Int64 = 0
+    private var closed = false
+    private(set) var hello: Hello!
+
+    /// Connects and reads the greeting. A daemon refusing the client (`tooManyClients`,
+    /// `forbidden`) throws `daemonError`; anything but a `hello` throws `protocolError`.
+    static func open(path: String, maxLineLength: Int, bufferSize: Int) async throws -> StrokeConnection {
+        let socket: LineSocket
+        do {
+            socket = try LineSocket(path: path)
+        } catch let e as LineSocket.Error {
+            throw StrokeClientError(.connectionLost, e.message)
+        }
+        let connection = StrokeConnection(path: path, socket: socket, bufferSize: bufferSize)
+        do {
+            try startThread { connection.readLoop(maxLineLength: maxLineLength) }
+        } catch {
+            connection.close()
+            throw error
+        }
+        do {
+            switch try await connection.mailbox.take() {
+            case .hello(let hello) where hello.protocol == ProtocolVersion.current:
+                connection.hello = hello
+            case .hello(let hello):
+                throw StrokeClientError(
+                    .protocolError, "\(path) speaks protocol \(hello.protocol), this client \(ProtocolVersion.current)")
+            case .error(let error):
+                throw StrokeClientError(.daemonError, "\(error.error): \(error.message)", error: error)
+            case let other:
+                throw StrokeClientError(.protocolError, "expected the daemon's hello from \(path), got '\(other.type)'")
+            }
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    private init(path: String, socket: LineSocket, bufferSize: Int) {
+        self.path = path
+        self.socket = socket
+        self.mailbox = Mailbox(capacity: bufferSize)
+    }
+
+    /// The next message that is not a reply to one of this connection's requests.
+    func next() async throws -> ServerMessage { try await mailbox.take() }
+
+    /// Sends `command` and waits for its reply; an `error` reply throws `daemonError`.
+    func request(_ command: Request.Command) async throws -> Reply.Result {
+        let message = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ServerMessage, Error>) in
+            lock.lock()
+            guard !closed else {
+                lock.unlock()
+                continuation.resume(throwing: StrokeClientError(.connectionLost, "the connection to \(path) is closed"))
+                return
+            }
+            nextID += 1
+            let id = nextID
+            replies[id] = continuation
+            lock.unlock()
+            do {
+                try socket.send(try Request(id: .int(id), command).line())
+            } catch {
+                lock.lock()
+                let pending = replies.removeValue(forKey: id)
+                lock.unlock()
+                pending?.resume(throwing: StrokeClientError(.connectionLost, "\(path): \(error)"))
+            }
+        }
+        switch message {
+        case .reply(let reply): return reply.result
+        case .error(let error): throw StrokeClientError(.daemonError, "\(error.error): \(error.message)", error: error)
+        default: throw StrokeClientError(.protocolError, "a reply that is a '\(message.type)'")
+        }
+    }
+
+    /// Closes the connection: the reader stops, waiting requests and `next` throw `connectionLost`.
+    func close() {
+        lock.lock()
+        let wasClosed = closed
+        closed = true
+        lock.unlock()
+        guard !wasClosed else { return }
+        // Wakes the reader's recv; the descriptor is closed when the reader lets go of the socket.
+        shutdown(socket.fd, Int32(SHUT_RDWR))
+        mailbox.close()
+        failReplies(StrokeClientError(.connectionLost, "the connection to \(path) was closed"))
+    }
+
+    var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return closed
+    }
+
+    private func failReplies(_ error: StrokeClientError) {
+        lock.lock()
+        let pending = replies
+        replies.removeAll()
+        closed = true
+        lock.unlock()
+        for continuation in pending.values { continuation.resume(throwing: error) }
+    }
+
+    // The reader thread.
+
+    private func readLoop(maxLineLength: Int) {
+        var reader = LineReader(fd: socket.fd, maxLineLength: maxLineLength)
+        let end: StrokeClientError
+        while true {
+            let line: [UInt8]
+            do {
+                guard let next = try reader.next() else {
+                    end = StrokeClientError(.connectionLost, "\(path) closed the connection")
+                    break
+                }
+                line = next
+            } catch let error as StrokeClientError {
+                end = error
+                break
+            } catch {
+                end = StrokeClientError(.connectionLost, "\(path): \(error)")
+                break
+            }
+            let message: ServerMessage
+            do {
+                message = try JSONDecoder().decode(ServerMessage.self, from: Data(line))
+            } catch {
+                end = StrokeClientError(.protocolError, "\(path) sent a line that is not the strokes protocol (\(Self.describe(error))): \(Self.excerpt(line))")
+                break
+            }
+            if let id = Self.replyID(message) {
+                lock.lock()
+                let continuation = replies.removeValue(forKey: id)
+                lock.unlock()
+                if let continuation {
+                    continuation.resume(returning: message)
+                    continue
+                }
+            }
+            guard mailbox.put(message) else {
+                end = StrokeClientError(.connectionLost, "the connection to \(path) was closed")
+                break
+            }
+        }
+        failReplies(end)
+        mailbox.finish(end)
+    }
+
+    private static func replyID(_ message: ServerMessage) -> Int64? {
+        switch message {
+        case .reply(let r): if case .int(let id) = r.id { return id }
+        case .error(let e): if case .int(let id) = e.id { return id }
+        default: break
+        }
+        return nil
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): "no '\(key.stringValue)'"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type"
+        case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty: "not JSON"
+        case DecodingError.dataCorrupted(let context): context.debugDescription
+        default: "\(error)"
+        }
+    }
+
+    private static func excerpt(_ line: [UInt8]) -> String {
+        let text = String(decoding: line.prefix(60), as: UTF8.self).debugDescription
+        return line.count > 60 ? text + "…" : text
+    }
+}
+
+/// Lines from a socket, at most `maxLineLength` bytes each.
+private struct LineReader {
+    let fd: Int32
+    let maxLineLength: Int
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var scanned = 0
+
+    init(fd: Int32, maxLineLength: Int) {
+        self.fd = fd
+        self.maxLineLength = maxLineLength
+    }
+
+    /// The next line without its newline; nil at the end of the stream.
+    mutating func next() throws -> [UInt8]? {
+        while true {
+            if let newline = buffer[scanned...].firstIndex(of: 0x0a) {
+                let line = Array(buffer[start..<newline])
+                start = newline + 1
+                scanned = start
+                if start >= 65536 {
+                    buffer.removeFirst(start)
+                    scanned -= start
+                    start = 0
+                }
+                return line
+            }
+            scanned = buffer.count
+            if buffer.count - start > maxLineLength {
+                throw StrokeClientError(.protocolError, "a line longer than \(maxLineLength) bytes")
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == ECONNRESET { return nil }
+                throw StrokeClientError(.connectionLost, "recv: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { return nil }
+            buffer += chunk[0..<n]
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import StrokeClient
+import StrokeProtocol
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The StrokeClient library against the `strokes` binary restarted under it, and against servers
+/// that do not speak the protocol.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct StrokeClientProcessTests {
+    /// `strokes daemon --replay 01 --loop` on `socket`, once it accepts connections.
+    func startDaemon(socket: String) throws -> Process {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = [
+            "daemon", "--socket", socket, "--replay", CLI.fixture("01-wacom-dth2242-touchscreen-10finger.evemu"),
+            "--speed", "4", "--loop", "--log-level", "warning",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<1000 {
+            if !process.isRunning || (try? LineSocket(path: socket)) != nil { break }
+            usleep(10_000)
+        }
+        return process
+    }
+
+    func temporaryDirectory() throws -> String {
+        let directory = NSTemporaryDirectory() + "strokes-client-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func aRestartedDaemonIsAGapThenASnapshot() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/strokes.sock"
+        let first = try startDaemon(socket: socket)
+        var second: Process?
+        defer {
+            for p in [first, second].compactMap({ $0 }) where p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        }
+        let client = try await StrokeClient.connect(path: socket)
+        defer { client.close() }
+        let firstInstance = client.hello.instance
+        var iterator = client.subscribe(backoff: Backoff(initial: 0.02, maximum: 0.2, attempts: 200)).makeAsyncIterator()
+        var events: [SubscriptionEvent] = []
+        var afterGap = 0
+        while afterGap < 100, let event = try await iterator.next() {
+            events.append(event)
+            if events.count == 100 {
+                kill(first.processIdentifier, SIGTERM)
+                #expect(waitForExit(first, seconds: 20))
+                second = try startDaemon(socket: socket)
+            }
+            if events.contains(where: { if case .gap = $0 { true } else { false } }) { afterGap += 1 }
+        }
+        let at = try #require(events.firstIndex { if case .gap = $0 { true } else { false } })
+        let before = events[..<at].compactMap { if case .message(let m) = $0 { m.seq } else { nil } }
+        #expect(events[at - 1] == .message(.goodbye(Goodbye(reason: .shutdown))))
+        #expect(events[at] == .gap(Gap(reason: .restarted, lastSeq: before.last, instance: firstInstance)))
+        guard case .message(.snapshot(let snapshot)) = events[at + 1] else {
+            Issue.record("expected a snapshot after the gap, got \(events[at + 1])")
+            return
+        }
+        #expect(client.hello.instance != firstInstance)
+        let after = events[(at + 2)...].compactMap { if case .message(let m) = $0 { m.seq } else { nil } }
+        #expect(after == Array(snapshot.seq + 1...snapshot.seq + UInt64(after.count)))
+        if case .message(.snapshot(let s)) = events[0] {
+            #expect(before == Array(s.seq + 1...s.seq + UInt64(before.count)))
+        } else {
+            Issue.record("the subscription did not start with a snapshot")
+        }
+    }
+
+    /// A Unix socket that answers every connection with `bytes`, then holds it open a while.
+    final class FakeServer: @unchecked Sendable {
+        let path: String
+        let fd: Int32
+
+        init(path: String, bytes: [UInt8]) throws {
+            self.path = path
+            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (i, b) in path.utf8.enumerated() { raw[i] = b }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard bound == 0, listen(fd, 4) == 0 else { throw LineSocket.Error(message: "cannot listen on \(path)") }
+            let listener = fd
+            Thread {
+                while true {
+                    let connection = accept(listener, nil, nil)
+                    if connection < 0 { return }
+                    _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    usleep(500_000)
+                    close(connection)
+                }
+            }.start()
+        }
+
+        func stop() {
+            shutdown(fd, Int32(SHUT_RDWR))
+            close(fd)
+            unlink(path)
+        }
+    }
+
+    func connectError(to bytes: [UInt8], maxLineLength: Int = 1 << 20) async throws -> StrokeClientError? {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try FakeServer(path: directory + "/fake.sock", bytes: bytes)
+        defer { server.stop() }
+        do {
+            let client = try await StrokeClient.connect(path: server.path, maxLineLength: maxLineLength)
+            client.close()
+            return nil
+        } catch let error as StrokeClientError {
+            return error
+        }
+    }
+
+    @Test func garbageFromAServerIsAClearError() async throws {
+        let ssh = try await connectError(to: Array("SSH-2.0-OpenSSH_9.2\r\n".utf8))
+        #expect(ssh?.code == .protocolError)
+        #expect(ssh?.message.contains("not the strokes protocol (not JSON)") == true, "\(String(describing: ssh))")
+
+        let wrongType = try await connectError(to: Array(#"{"type":"hello","protocol":"one"}"#.utf8) + [0x0a])
+        #expect(wrongType?.code == .protocolError)
+        #expect(wrongType?.message.contains("'protocol' has the wrong type") == true, "\(String(describing: wrongType))")
+
+        let endless = try await connectError(to: [UInt8](repeating: 0x78, count: 5000), maxLineLength: 1000)
+        #expect(endless?.code == .protocolError)
+        #expect(endless?.message.contains("longer than 1000 bytes") == true)
+
+        let refused = try await connectError(
+            to: Array(#"{"type":"error","id":null,"error":"tooManyClients","message":"full"}"#.utf8) + [0x0a])
+        #expect(refused?.code == .daemonError)
+        #expect(refused?.error?.error == .tooManyClients)
+
+        let silent = try await connectError(to: [])
+        #expect(silent?.code == .connectionLost)
+    }
+}

@@ -1,0 +1,82 @@
+import StrokeClient
+import StrokeProtocol
+import Testing
+
+/// The resume bookkeeping, without a daemon.
+struct StreamStateTests {
+    func hello(_ instance: String, seq: UInt64 = 0) -> Hello {
+        Hello(protocol: 1, daemon: "strokes test", instance: instance, seq: seq, features: [], maxLineLength: 65536)
+    }
+
+    func moved(_ seq: UInt64, merged: Int? = nil) -> ServerMessage {
+        .stroke(StrokeMessage(
+            kind: .moved, seq: seq, merged: merged, stroke: 1, device: 1, frame: seq, slot: 0, trackingId: 5,
+            point: PointObject(time: 1, x: 1, y: 1, nx: 0, ny: 0)))
+    }
+
+    @Test func aFirstSubscribeTakesASnapshotAndASecondResumesAfterTheLastDelivered() {
+        var state = StreamState(events: [.began, .moved])
+        let (first, gap) = state.subscribe(after: hello("a"))
+        #expect(first == .subscribe(devices: nil, events: [.began, .moved], resumeAfter: nil))
+        #expect(gap == nil)
+        #expect(accepts(&state, .snapshot(Snapshot(seq: 10, strokes: []))))
+        #expect(accepts(&state, moved(11)))
+        #expect(accepts(&state, moved(12)))
+        let (second, noGap) = state.subscribe(after: hello("a", seq: 40))
+        #expect(second == .subscribe(devices: nil, events: [.began, .moved], resumeAfter: 12))
+        #expect(noGap == nil)
+        #expect(state.replied(Reply.SubscribeResult(seq: 40, resumed: true)) == nil)
+    }
+
+    @Test func nothingIsDeliveredTwice() {
+        var state = StreamState(resumeAfter: 5)
+        #expect(!accepts(&state, moved(4)))
+        #expect(!accepts(&state, moved(5)))
+        #expect(accepts(&state, moved(6)))
+        #expect(!accepts(&state, moved(6)))
+        #expect(state.lastSeq == 6)
+    }
+
+    @Test func mergedMovesAccountForTheNumbersTheySkip() {
+        var state = StreamState()
+        _ = state.accept(.snapshot(Snapshot(seq: 0, strokes: [])))
+        _ = state.accept(moved(1))
+        _ = state.accept(moved(4, merged: 2))
+        #expect(state.unaccounted == 0)
+        _ = state.accept(moved(6))
+        #expect(state.unaccounted == 1)
+    }
+
+    @Test func aResumePointTooOldIsAGap() {
+        var state = StreamState()
+        _ = state.subscribe(after: hello("a"))
+        _ = state.accept(.snapshot(Snapshot(seq: 3, strokes: [])))
+        _ = state.accept(moved(4))
+        _ = state.subscribe(after: hello("a", seq: 9000))
+        let gap = state.replied(Reply.SubscribeResult(seq: 9000, resumed: false, reason: "gapTooOld"))
+        #expect(gap == Gap(reason: .gapTooOld, lastSeq: 4, instance: "a"))
+        #expect(accepts(&state, .snapshot(Snapshot(seq: 9000, strokes: []))))
+        #expect(!accepts(&state, moved(8999)))
+        #expect(accepts(&state, moved(9001)))
+    }
+
+    @Test func aNewInstanceIsAGapAndStartsOver() {
+        var state = StreamState()
+        _ = state.subscribe(after: hello("a"))
+        _ = state.accept(.snapshot(Snapshot(seq: 0, strokes: [])))
+        _ = state.accept(moved(700))
+        let (command, gap) = state.subscribe(after: hello("b", seq: 3))
+        #expect(gap == Gap(reason: .restarted, lastSeq: 700, instance: "a"))
+        #expect(command == .subscribe(devices: nil, events: nil, resumeAfter: nil))
+        #expect(accepts(&state, .snapshot(Snapshot(seq: 3, strokes: []))))
+        #expect(accepts(&state, moved(4)))  // numbers below the old instance's are new again
+    }
+
+    @Test func backoffGrowsToItsMaximum() {
+        let backoff = Backoff(initial: 0.1, factor: 2, maximum: 0.5)
+        #expect((1...5).map { backoff.delay(after: $0) } == [0.1, 0.2, 0.4, 0.5, 0.5])
+    }
+}
+
+/// `state.accept(m)`, callable inside `#expect` (which cannot call a mutating method).
+private func accepts(_ state: inout StreamState, _ message: ServerMessage) -> Bool { state.accept(message) }

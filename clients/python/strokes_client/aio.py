@@ -1,0 +1,227 @@
+"""The asyncio client: the same API as `Client`, with ``await`` and ``async for``."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, AsyncIterator, Dict, List, Optional, Sequence
+
+from .client import DEFAULT_MAX_LINE, check_hello, request_line
+from .errors import ConnectionLost, DaemonError, ProtocolError
+from .messages import (DevicesReply, ErrorMessage, Goodbye, Hello, HistoryReply, LiveReply, Message,
+                       PingReply, Reply, StatsReply, Stroke, SubscribeReply, parse_line)
+from .stream import Backoff, Event, StreamState, default_socket_path
+
+__all__ = ["AsyncClient"]
+
+
+class AsyncClient:
+    """A connection to the daemon for asyncio.
+
+    >>> async with await AsyncClient.connect() as client:
+    ...     async for event in client.subscribe():
+    ...         print(event)
+
+    One reader task reads the socket: replies go to the request awaiting them, everything else
+    to a queue of ``queue_size`` messages that `subscribe` takes from. When the queue is full the
+    reader stops reading, so a consumer that falls behind is seen by the daemon as a slow client
+    (its moves merged, then a ``goodbye``, after which the subscription resumes) rather than
+    growing this process's memory.
+    """
+
+    def __init__(self, path: str, *, max_line: int = DEFAULT_MAX_LINE, queue_size: int = 8192):
+        self.path = path
+        self.max_line = max_line
+        self.queue_size = queue_size
+        self.hello: Optional[Hello] = None
+        self._writer: Optional[asyncio.StreamWriter] = None
+        self._reader_task: Optional[asyncio.Task[None]] = None
+        self._queue: asyncio.Queue[Any] = asyncio.Queue(queue_size)
+        self._waiting: Dict[int, asyncio.Future[Message]] = {}
+        self._next_id = 0
+        self._closed = False  # by the caller: a subscription ends instead of reconnecting
+
+    @classmethod
+    async def connect(cls, path: Optional[str] = None, *, max_line: int = DEFAULT_MAX_LINE,
+                      queue_size: int = 8192) -> "AsyncClient":
+        """Connects and reads the greeting (``client.hello``)."""
+        client = cls(path or default_socket_path(), max_line=max_line, queue_size=queue_size)
+        await client._open()
+        return client
+
+    async def __aenter__(self) -> "AsyncClient":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    async def _open(self) -> None:
+        await self._disconnect()
+        try:
+            reader, writer = await asyncio.open_unix_connection(self.path, limit=self.max_line + 1)
+        except OSError as e:
+            raise ConnectionLost(f"cannot connect to {self.path}: {e.strerror or e}") from e
+        self._writer = writer
+        try:
+            self.hello = check_hello(await self._read(reader))
+        except BaseException:
+            await self._disconnect()
+            raise
+        self._queue = asyncio.Queue(self.queue_size)
+        self._reader_task = asyncio.create_task(self._read_loop(reader))
+
+    async def close(self) -> None:
+        """Closes the connection; a subscription being iterated ends with `ConnectionLost`."""
+        self._closed = True
+        await self._disconnect()
+
+    async def _disconnect(self) -> None:
+        task, writer = self._reader_task, self._writer
+        self._reader_task = self._writer = None
+        if task is not None:
+            task.cancel()
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        if writer is not None:
+            writer.close()
+            try:
+                await writer.wait_closed()
+            except OSError:
+                pass
+        self._fail_waiting(ConnectionLost("the connection was closed"))
+
+    async def _read(self, reader: asyncio.StreamReader) -> Message:
+        try:
+            line = await reader.readuntil(b"\n")
+        except asyncio.LimitOverrunError:
+            raise ProtocolError(f"a line from {self.path} is longer than {self.max_line} bytes") from None
+        except asyncio.IncompleteReadError as e:
+            raise ConnectionLost(f"{self.path} closed the connection" + (" in the middle of a line" if e.partial else "")) from None
+        except (ConnectionResetError, BrokenPipeError) as e:
+            raise ConnectionLost(f"connection to {self.path} lost: {e.strerror}") from e
+        return parse_line(line)
+
+    async def _read_loop(self, reader: asyncio.StreamReader) -> None:
+        """Reads until the connection ends; the end (or a protocol error) is queued last."""
+        try:
+            while True:
+                message = await self._read(reader)
+                if isinstance(message, (Reply, ErrorMessage)) and message.id in self._waiting:
+                    future = self._waiting.pop(message.id)
+                    if not future.done():
+                        future.set_result(message)
+                    continue
+                await self._queue.put(message)
+        except (ConnectionLost, ProtocolError) as e:
+            self._fail_waiting(e)
+            await self._queue.put(e)
+
+    def _fail_waiting(self, error: Exception) -> None:
+        for future in self._waiting.values():
+            if not future.done():
+                future.set_exception(error)
+        self._waiting.clear()
+
+    async def next_message(self) -> Message:
+        """The next message that is not a reply to a request."""
+        if self._reader_task is None and self._queue.empty():
+            raise ConnectionLost("the client was closed" if self._closed else "not connected")
+        item = await self._queue.get()
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+    async def request(self, request: str, **keys: Any) -> Reply:
+        """Sends a request (keys as on the wire; None leaves a key out) and returns its reply;
+        an ``error`` reply raises `DaemonError`."""
+        if self._writer is None:
+            raise ConnectionLost("the client was closed" if self._closed else "not connected")
+        self._next_id += 1
+        id = self._next_id
+        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self._waiting[id] = future
+        try:
+            self._writer.write(request_line(id, request, keys))
+            await self._writer.drain()
+        except (ConnectionResetError, BrokenPipeError) as e:
+            self._waiting.pop(id, None)
+            raise ConnectionLost(f"connection to {self.path} lost: {e.strerror}") from e
+        message = await future
+        if isinstance(message, ErrorMessage):
+            raise DaemonError(message.error, message.message, id, message.raw)
+        assert isinstance(message, Reply)
+        return message
+
+    async def ping(self) -> PingReply:
+        return await self.request("ping")  # type: ignore[return-value]
+
+    async def devices(self) -> DevicesReply:
+        return await self.request("devices")  # type: ignore[return-value]
+
+    async def live(self, devices: Optional[Sequence[int]] = None) -> LiveReply:
+        return await self.request("live", devices=devices)  # type: ignore[return-value]
+
+    async def stats(self) -> StatsReply:
+        return await self.request("stats")  # type: ignore[return-value]
+
+    async def history(self, limit: Optional[int] = None, devices: Optional[Sequence[int]] = None,
+                      cursor: Optional[str] = None) -> HistoryReply:
+        return await self.request("history", limit=limit, devices=devices, cursor=cursor)  # type: ignore[return-value]
+
+    async def history_all(self, limit: Optional[int] = None, devices: Optional[Sequence[int]] = None) -> List[Stroke]:
+        page = await self.history(limit, devices)
+        strokes = list(page.strokes)
+        while page.cursor is not None:
+            page = await self.history(limit, devices, page.cursor)
+            strokes += page.strokes
+        return strokes
+
+    async def subscribe(self, devices: Optional[Sequence[int]] = None, events: Optional[Sequence[str]] = None, *,
+                        resume_after: Optional[int] = None, reconnect: bool = True,
+                        backoff: Backoff = Backoff()) -> AsyncIterator[Event]:
+        """As `Client.subscribe`: a snapshot, then the stream; reconnects and resumes, yielding
+        a `Gap` where the stream cannot continue."""
+        state = StreamState(devices, events, resume_after)
+        while True:
+            if self._writer is None:
+                await self._reconnect(backoff)  # outside the try: giving up ends the subscription
+            try:
+                assert self.hello is not None
+                keys, gap = state.subscribe_keys(self.hello)
+                if gap:
+                    yield gap
+                reply = await self.request("subscribe", **keys)
+                assert isinstance(reply, SubscribeReply)
+                gap = state.on_reply(reply)
+                if gap:
+                    yield gap
+                while True:
+                    message = await self.next_message()
+                    for out in state.on_message(message):
+                        yield out
+                    if isinstance(message, Goodbye):
+                        raise ConnectionLost(f"the daemon said goodbye ({message.reason})")
+            except ConnectionLost:
+                await self._disconnect()
+                if not reconnect or self._closed:
+                    raise
+
+    async def _reconnect(self, backoff: Backoff) -> None:
+        failures = 0
+        while True:
+            if self._closed:
+                raise ConnectionLost("the client was closed")
+            try:
+                await self._open()
+                return
+            except ConnectionLost as e:
+                error: Exception = e
+            except DaemonError as e:
+                if e.code != "tooManyClients":
+                    raise
+                error = e
+            failures += 1
+            if backoff.attempts is not None and failures >= backoff.attempts:
+                raise ConnectionLost(f"gave up reconnecting after {failures} attempts: {error}") from error
+            await asyncio.sleep(backoff.delay(failures))

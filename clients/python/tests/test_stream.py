@@ -1,0 +1,70 @@
+"""The resume bookkeeping, without a daemon."""
+
+import unittest
+
+from strokes_client import Backoff, Gap, Hello, Snapshot, StreamState, SubscribeReply, parse_message
+
+
+def hello(instance, seq=0):
+    return Hello(protocol=1, daemon="strokes test", instance=instance, seq=seq, features=(), max_line_length=65536)
+
+
+def moved(seq, merged=None):
+    obj = {"type": "moved", "seq": seq, "stroke": 1, "device": 1, "frame": seq, "slot": 0, "trackingId": 5,
+           "time": 1, "x": 1, "y": 1, "nx": 0, "ny": 0}
+    if merged is not None:
+        obj["merged"] = merged
+    return parse_message(obj)
+
+
+def reply(**keys):
+    return SubscribeReply(id=1, request="subscribe", **keys)
+
+
+class StreamStateTests(unittest.TestCase):
+    def test_a_second_subscribe_resumes_after_the_last_delivered(self):
+        state = StreamState(events=["began", "moved"])
+        self.assertEqual(state.subscribe_keys(hello("a")), ({"events": ["began", "moved"]}, None))
+        state.on_message(Snapshot(seq=10, strokes=()))
+        state.on_message(moved(11))
+        keys, gap = state.subscribe_keys(hello("a", 40))
+        self.assertEqual((keys["resumeAfter"], gap), (11, None))
+        self.assertIsNone(state.on_reply(reply(seq=40, resumed=True)))
+
+    def test_nothing_is_delivered_twice(self):
+        state = StreamState(resume_after=5)
+        self.assertEqual(state.on_message(moved(5)), [])
+        self.assertEqual(len(state.on_message(moved(6))), 1)
+        self.assertEqual(state.on_message(moved(6)), [])
+        self.assertEqual(state.last_seq, 6)
+
+    def test_merged_moves_account_for_the_numbers_they_skip(self):
+        state = StreamState()
+        state.on_message(Snapshot(seq=0, strokes=()))
+        state.on_message(moved(1))
+        state.on_message(moved(4, merged=2))
+        self.assertEqual(state.unaccounted, 0)
+        state.on_message(moved(6))
+        self.assertEqual(state.unaccounted, 1)
+
+    def test_gap_too_old_and_restart(self):
+        state = StreamState()
+        state.subscribe_keys(hello("a"))
+        state.on_message(Snapshot(seq=3, strokes=()))
+        state.on_message(moved(4))
+        state.subscribe_keys(hello("a", 9000))
+        self.assertEqual(state.on_reply(reply(seq=9000, resumed=False, reason="gapTooOld")),
+                         Gap(reason="gapTooOld", last_seq=4, instance="a"))
+        state.on_message(Snapshot(seq=9000, strokes=()))
+        keys, gap = state.subscribe_keys(hello("b", 2))
+        self.assertEqual(gap, Gap(reason="restarted", last_seq=9000, instance="a"))
+        self.assertNotIn("resumeAfter", keys)
+        state.on_message(Snapshot(seq=2, strokes=()))
+        self.assertEqual(len(state.on_message(moved(3))), 1)
+
+    def test_backoff(self):
+        self.assertEqual([Backoff(initial=0.1, maximum=0.5).delay(n) for n in range(1, 6)], [0.1, 0.2, 0.4, 0.5, 0.5])
+
+
+if __name__ == "__main__":
+    unittest.main()
