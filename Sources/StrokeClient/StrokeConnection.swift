@@ -6,6 +6,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import StrokeProtocol
+import SystemPackage
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -212,6 +214,7 @@ private struct LineReader {
     private var buffer: [UInt8] = []
     private var start = 0
     private var scanned = 0
+    private var chunk = [UInt8](repeating: 0, count: 65536)
 
     init(fd: Int32, maxLineLength: Int) {
         self.fd = fd
@@ -236,12 +239,13 @@ private struct LineReader {
             if buffer.count - start > maxLineLength {
                 throw StrokeClientError(.protocolError, "a line longer than \(maxLineLength) bytes")
             }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == ECONNRESET { return nil }
-                throw StrokeClientError(.connectionLost, "recv: \(String(cString: strerror(errno)))")
+            let n: Int
+            do {
+                n = try Syscall.retrying { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
+            } catch .connectionReset {
+                return nil
+            } catch {
+                throw StrokeClientError(.connectionLost, "recv: \(error)")
             }
             if n == 0 { return nil }
             buffer += chunk[0..<n]
