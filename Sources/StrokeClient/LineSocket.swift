@@ -10,8 +10,7 @@ import Glibc
 /// little a client needs.
 public final class LineSocket {
     public let fd: Int32
-    private var buffer: [UInt8] = []
-    private var start = 0
+    private var lines: SocketLines
 
     public struct Error: Swift.Error, CustomStringConvertible {
         public var message: String
@@ -40,6 +39,7 @@ public final class LineSocket {
         } catch {
             throw Error(message: "cannot connect to \(path): \(error)")
         }
+        lines = SocketLines(fd: fd, maxLineLength: nil)
     }
 
     deinit { try? Syscall.closeDescriptor(fd) }
@@ -66,17 +66,10 @@ public final class LineSocket {
     /// The next line without its newline; nil at end of stream. Throws when nothing arrives
     /// within `timeout` seconds (none: wait forever).
     public func readLine(timeout: Double? = nil) throws -> String? {
-        while true {
-            if let nl = buffer[start...].firstIndex(of: 0x0a) {
-                let line = String(decoding: buffer[start..<nl], as: UTF8.self)
-                start = nl + 1
-                if start > 65536 {
-                    buffer.removeFirst(start)
-                    start = 0
-                }
-                return line
-            }
-            if let timeout {
+        let fd = self.fd
+        do {
+            let line = try lines.next {
+                guard let timeout else { return }
                 var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let ready: Int32
                 do {
@@ -87,17 +80,11 @@ public final class LineSocket {
                 }
                 if ready == 0 { throw Error(message: "no line within \(timeout) s", timedOut: true) }
             }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n: Int
-            do {
-                n = try Syscall.retrying { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
-            } catch .connectionReset {
-                return nil
-            } catch {
-                throw Error(message: "recv: \(error)")
-            }
-            if n == 0 { return nil }
-            buffer += chunk[0..<n]
+            return line.map { String(decoding: $0, as: UTF8.self) }
+        } catch SocketLines.Failure.recv(let errno) {
+            throw Error(message: "recv: \(errno)")
+        } catch SocketLines.Failure.tooLong(let limit) {
+            throw Error(message: "a line longer than \(limit) bytes")
         }
     }
 

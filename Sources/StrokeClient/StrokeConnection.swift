@@ -139,7 +139,7 @@ final class StrokeConnection: @unchecked Sendable {
     // The reader thread.
 
     private func readLoop(maxLineLength: Int) {
-        var reader = LineReader(fd: socket.fd, maxLineLength: maxLineLength)
+        var reader = SocketLines(fd: socket.fd, maxLineLength: maxLineLength)
         let end: StrokeClientError
         while true {
             let line: [UInt8]
@@ -148,9 +148,12 @@ final class StrokeConnection: @unchecked Sendable {
                     end = StrokeClientError(.connectionLost, "\(path) closed the connection")
                     break
                 }
-                line = next
-            } catch let error as StrokeClientError {
-                end = error
+                line = Array(next)
+            } catch SocketLines.Failure.tooLong(let limit) {
+                end = StrokeClientError(.protocolError, "a line longer than \(limit) bytes")
+                break
+            } catch SocketLines.Failure.recv(let errno) {
+                end = StrokeClientError(.connectionLost, "recv: \(errno)")
                 break
             } catch {
                 end = StrokeClientError(.connectionLost, "\(path): \(error)")
@@ -204,51 +207,5 @@ final class StrokeConnection: @unchecked Sendable {
     private static func excerpt(_ line: [UInt8]) -> String {
         let text = String(decoding: line.prefix(60), as: UTF8.self).debugDescription
         return line.count > 60 ? text + "…" : text
-    }
-}
-
-/// Lines from a socket, at most `maxLineLength` bytes each.
-private struct LineReader {
-    let fd: Int32
-    let maxLineLength: Int
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var scanned = 0
-    private var chunk = [UInt8](repeating: 0, count: 65536)
-
-    init(fd: Int32, maxLineLength: Int) {
-        self.fd = fd
-        self.maxLineLength = maxLineLength
-    }
-
-    /// The next line without its newline; nil at the end of the stream.
-    mutating func next() throws -> [UInt8]? {
-        while true {
-            if let newline = buffer[scanned...].firstIndex(of: 0x0a) {
-                let line = Array(buffer[start..<newline])
-                start = newline + 1
-                scanned = start
-                if start >= 65536 {
-                    buffer.removeFirst(start)
-                    scanned -= start
-                    start = 0
-                }
-                return line
-            }
-            scanned = buffer.count
-            if buffer.count - start > maxLineLength {
-                throw StrokeClientError(.protocolError, "a line longer than \(maxLineLength) bytes")
-            }
-            let n: Int
-            do {
-                n = try Syscall.retrying { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
-            } catch .connectionReset {
-                return nil
-            } catch {
-                throw StrokeClientError(.connectionLost, "recv: \(error)")
-            }
-            if n == 0 { return nil }
-            buffer += chunk[0..<n]
-        }
     }
 }
