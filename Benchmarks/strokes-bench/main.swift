@@ -66,6 +66,13 @@ func pipeline(_ device: RecordedDevice, repeat count: Int) -> (frames: Int, stro
 }
 
 var paths = Array(CommandLine.arguments.dropFirst())
+// `strokes-bench --profile RECORDING [PASSES]`: only decode + track, for `perf record`.
+if paths.first == "--profile", paths.count >= 2 {
+    let device = try RecordingReader.read(try RecordingReader.readFile(paths[1]), file: paths[1]).devices[0]
+    let result = pipeline(device, repeat: paths.count > 2 ? Int(paths[2]) ?? 2000 : 2000)
+    print("\(result.frames) frames, \(result.strokeEvents) stroke events")
+    exit(0)
+}
 if paths.isEmpty {
     paths = [
         "Tests/ReplayTests/Fixtures/01-wacom-dth2242-touchscreen-10finger.evemu",

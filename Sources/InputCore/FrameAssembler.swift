@@ -5,11 +5,18 @@
 public struct FrameAssembler: Sendable {
     private var pending: [InputEvent] = []
     private var discarding = false
+    /// `pending` went out in the last frame: empty it before the next event. Emptying it then,
+    /// when the caller has usually let go of that frame, reuses its storage instead of copying.
+    private var handedOut = false
 
     public init() {}
 
     /// Feeds one event; returns a frame input when the event completes one.
     public mutating func feed(_ event: InputEvent) -> FrameInput? {
+        if handedOut {
+            handedOut = false
+            pending.removeAll(keepingCapacity: true)
+        }
         if event.type == .syn {
             switch event.code {
             case SynCode.report:
@@ -18,9 +25,8 @@ public struct FrameAssembler: Sendable {
                     pending.removeAll(keepingCapacity: true)
                     return nil
                 }
-                let frame = Frame(events: pending, time: event.time)
-                pending.removeAll(keepingCapacity: true)
-                return .frame(frame)
+                handedOut = true
+                return .frame(Frame(events: pending, time: event.time))
             case SynCode.dropped:
                 pending.removeAll(keepingCapacity: true)
                 discarding = true
@@ -34,5 +40,5 @@ public struct FrameAssembler: Sendable {
     }
 
     /// Events after the last `SYN_REPORT`: a truncated last frame.
-    public var unterminatedEvents: [InputEvent] { pending }
+    public var unterminatedEvents: [InputEvent] { handedOut ? [] : pending }
 }
