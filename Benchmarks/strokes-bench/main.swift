@@ -58,7 +58,7 @@ func pipeline(_ device: RecordedDevice, repeat count: Int) -> (frames: Int, stro
             guard let input = assembler.feed(event) else { continue }
             pipeline.process(input, tracker: &tracker, into: &out)
             strokeEvents += out.count
-            out.removeAll(keepingCapacity: true)
+            if !out.isEmpty { out.removeAll(keepingCapacity: true) }
         }
         frames += Int(pipeline.frames)
     }

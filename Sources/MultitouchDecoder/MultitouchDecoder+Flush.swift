@@ -5,7 +5,7 @@ import InputCore
 // the slot's current contact; then commit.
 extension MultitouchDecoder {
     mutating func flush(time: Timestamp, into out: inout [ContactEvent]) {
-        if touchedSlots.count > 1 { touchedSlots.sort() }
+        // `markTouched` keeps `touchedSlots` in slot order.
         for s in touchedSlots {
             flushSlot(s, time: time, into: &out)
         }

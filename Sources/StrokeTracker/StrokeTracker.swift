@@ -10,7 +10,12 @@ public struct StrokeTracker: Sendable {
     /// at a time (one per finger), so a scan by key is cheaper than hashing the key per event.
     var active: [LiveStroke] = []
     public private(set) var completed: BoundedHistory<Stroke>
-    var geometries: [DeviceID: DeviceGeometry] = [:]
+    var geometries: [DeviceID: DeviceGeometry] = [:] {
+        didSet { lastGeometry = nil }
+    }
+    /// The geometry of the device of the last `apply`: most frames come from the same device as
+    /// the one before, and this spares them a hash lookup.
+    private var lastGeometry: (device: DeviceID, geometry: DeviceGeometry)?
     private var nextStrokeID: UInt64
     /// Strokes split at a touch jump (`JumpDetection`), over all devices.
     public private(set) var jumps = 0
@@ -63,8 +68,15 @@ public struct StrokeTracker: Sendable {
         _ events: [ContactEvent], device: DeviceID, frame: UInt64, into out: inout [StrokeEvent]
     ) {
         guard !events.isEmpty else { return }
-        guard let geometry = geometries[device] else {
-            preconditionFailure("StrokeTracker: events for device \(device), which was never added")
+        let geometry: DeviceGeometry
+        if let last = lastGeometry, last.device == device {
+            geometry = last.geometry
+        } else {
+            guard let found = geometries[device] else {
+                preconditionFailure("StrokeTracker: events for device \(device), which was never added")
+            }
+            geometry = found
+            lastGeometry = (device, found)
         }
         for e in events {
             let key = StrokeKey(device: device, slot: e.slot, trackingID: e.trackingID)
