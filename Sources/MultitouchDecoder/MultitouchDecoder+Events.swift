@@ -3,6 +3,7 @@ import InputCore
 // Recording phase: each event only updates the slot table and marks the slot touched; nothing is
 // published until `flush` (libinput's `fallback_process_touch()` / `fallback_flush_mt_events()`).
 extension MultitouchDecoder {
+    @inline(__always)
     mutating func apply(_ event: InputEvent) {
         switch event.type {
         case .abs:
@@ -48,6 +49,7 @@ extension MultitouchDecoder {
         }
     }
 
+    @inline(__always)
     private mutating func applySlotAxis(_ code: UInt16, _ value: Int32) {
         if code == AbsCode.mtSlot {
             if value >= 0 && Int(value) < slots.count {
