@@ -3,15 +3,17 @@
 ///
 /// Pure: feed it events, collect what it returns.
 public struct FrameAssembler: Sendable {
-    private var pending: [InputEvent] = []
-    private var discarding = false
+    // Inlinable, with its state: it runs once per event, in the caller's read loop.
+    @usableFromInline var pending: [InputEvent] = []
+    @usableFromInline var discarding = false
     /// `pending` went out in the last frame: empty it before the next event. Emptying it then,
     /// when the caller has usually let go of that frame, reuses its storage instead of copying.
-    private var handedOut = false
+    @usableFromInline var handedOut = false
 
     public init() {}
 
     /// Feeds one event; returns a frame input when the event completes one.
+    @inlinable
     public mutating func feed(_ event: InputEvent) -> FrameInput? {
         if handedOut {
             handedOut = false

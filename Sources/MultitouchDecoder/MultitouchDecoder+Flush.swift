@@ -89,10 +89,7 @@ extension MultitouchDecoder {
         case .empty:
             break
         }
-        slots[s].committed = slots[s].current
-        slots[s].committedEndSample = nil
-        slots[s].axesDirty = false
-        slots[s].touched = false
+        slots[s].commit()
     }
 
     /// Publishes `c`'s `began`, unless it is a palm (suppressed for good) or its position is not

@@ -51,6 +51,15 @@ struct Slot: Hashable, Sendable {
     /// Contacts that began and ended within the frame, in order.
     var transients: [TransientContact] = []
 
+    /// The frame's end: what the frame made of the slot becomes its committed state.
+    @inline(__always)
+    mutating func commit() {
+        committed = current
+        committedEndSample = nil
+        axesDirty = false
+        touched = false
+    }
+
     /// Records `value` for the axis `field` (known as `bit`) when it changes it or makes it known.
     /// Returns whether that touched the slot for the first time in the frame. One access to the
     /// slot for the per-event path.

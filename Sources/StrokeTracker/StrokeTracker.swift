@@ -113,9 +113,7 @@ public struct StrokeTracker: Sendable {
                     splitAtJump(index, e, point: point, frame: frame, into: &out)
                     continue
                 }
-                active[index].stroke.points.append(point)
-                active[index].stroke.lastFrame = frame
-                let id = active[index].stroke.id
+                let id = active[index].extend(point, frame: frame)
                 out.append(StrokeEvent(kind: .moved, stroke: id, device: device, frame: frame, slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
             case .hover(let phase):
                 out.append(StrokeEvent(
@@ -202,6 +200,15 @@ struct LiveStroke: Sendable {
     var stroke: Stroke
     /// Its last motion's distance per reference frame (`JumpDetection.judge`); 0 before the first.
     var jumpDistance: Double = 0
+
+    /// Appends `point`, of `frame`, to the polyline; returns the stroke's id. One access to the
+    /// entry for the per-event path.
+    @inline(__always)
+    mutating func extend(_ point: StrokePoint, frame: UInt64) -> StrokeID {
+        stroke.points.append(point)
+        stroke.lastFrame = frame
+        return stroke.id
+    }
 }
 
 extension Array where Element == LiveStroke {
