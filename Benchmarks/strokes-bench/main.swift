@@ -81,7 +81,7 @@ if paths.isEmpty {
     ].filter { access($0, R_OK) == 0 }
 }
 
-print("strokes-bench: median of 9 runs; each run parses the file once and decodes it 20 times")
+print("strokes-bench: median of 9 runs; each run parses the file once and decodes it 200 times (the C peer too)")
 let peer = SlotLoopPeer.build()
 for path in paths {
     let bytes = try RecordingReader.readFile(path)
@@ -92,16 +92,16 @@ for path in paths {
 
     let parse = measure(runs: 9) { _ = try! RecordingReader.read(bytes, file: path) }
 
-    let repeats = 20
+    let repeats = 200
     var frames = 0
     var strokeEvents = 0
-    // Interleaved with the peer's runs (same events, same repeat count per run), so both see the
+    // Interleaved with the peer's runs (same events, same number of passes per run), so both see the
     // same load.
     var decodeTimes: [Double] = []
     var peerRates: [Double] = []
     for _ in 0..<9 {
         decodeTimes.append(measure(runs: 1) { (frames, strokeEvents) = pipeline(device, repeat: repeats) })
-        if let rate = peer?.eventsPerSecond(path, repeats: repeats * 10) { peerRates.append(rate) }
+        if let rate = peer?.eventsPerSecond(path, repeats: repeats) { peerRates.append(rate) }
     }
     let decode = median(decodeTimes)
     let before = cmalloc_count()
