@@ -5,6 +5,8 @@
 // Defaults to the longest bundled recordings plus ../shared/recordings/04 when present. Reports,
 // per recording: evemu parsing (events/s), decode + track (events/s, frames/s, allocations per
 // frame) and JSON encoding of the stroke events (events/s). Each figure is the median of the runs.
+// Decode + track runs interleaved with the C peer (`Peer.swift`), whose figure and the ratio are
+// printed beside strokes'.
 
 import CMallocCounter
 import InputCore
@@ -56,7 +58,7 @@ func pipeline(_ device: RecordedDevice, repeat count: Int) -> (frames: Int, stro
             guard let input = assembler.feed(event) else { continue }
             pipeline.process(input, tracker: &tracker, into: &out)
             strokeEvents += out.count
-            out.removeAll(keepingCapacity: true)
+            if !out.isEmpty { out.removeAll(keepingCapacity: true) }
         }
         frames += Int(pipeline.frames)
     }
@@ -64,6 +66,13 @@ func pipeline(_ device: RecordedDevice, repeat count: Int) -> (frames: Int, stro
 }
 
 var paths = Array(CommandLine.arguments.dropFirst())
+// `strokes-bench --profile RECORDING [PASSES]`: only decode + track, for `perf record`.
+if paths.first == "--profile", paths.count >= 2 {
+    let device = try RecordingReader.read(try RecordingReader.readFile(paths[1]), file: paths[1]).devices[0]
+    let result = pipeline(device, repeat: paths.count > 2 ? Int(paths[2]) ?? 2000 : 2000)
+    print("\(result.frames) frames, \(result.strokeEvents) stroke events")
+    exit(0)
+}
 if paths.isEmpty {
     paths = [
         "Tests/ReplayTests/Fixtures/01-wacom-dth2242-touchscreen-10finger.evemu",
@@ -72,7 +81,8 @@ if paths.isEmpty {
     ].filter { access($0, R_OK) == 0 }
 }
 
-print("strokes-bench: median of 9 runs; each run parses the file once and decodes it 20 times")
+print("strokes-bench: median of 9 runs; each run parses the file once and decodes it 200 times (the C peer too)")
+let peer = SlotLoopPeer.build()
 for path in paths {
     let bytes = try RecordingReader.readFile(path)
     let recording = try RecordingReader.read(bytes, file: path)
@@ -82,10 +92,18 @@ for path in paths {
 
     let parse = measure(runs: 9) { _ = try! RecordingReader.read(bytes, file: path) }
 
-    let repeats = 20
+    let repeats = 200
     var frames = 0
     var strokeEvents = 0
-    let decode = measure(runs: 9) { (frames, strokeEvents) = pipeline(device, repeat: repeats) }
+    // Interleaved with the peer's runs (same events, same number of passes per run), so both see the
+    // same load.
+    var decodeTimes: [Double] = []
+    var peerRates: [Double] = []
+    for _ in 0..<9 {
+        decodeTimes.append(measure(runs: 1) { (frames, strokeEvents) = pipeline(device, repeat: repeats) })
+        if let rate = peer?.eventsPerSecond(path, repeats: repeats) { peerRates.append(rate) }
+    }
+    let decode = median(decodeTimes)
     let before = cmalloc_count()
     _ = pipeline(device, repeat: 1)
     let allocations = Double(cmalloc_count() - before)
@@ -117,6 +135,11 @@ for path in paths {
     print("\(name): \(Int(events)) events, \(Int(framesOnce)) frames, \(strokeEvents / repeats) stroke events")
     print("  evemu parse        \(format(events / parse))events/s")
     print("  decode + track     \(format(events * Double(repeats) / decode))events/s, \(format(Double(frames) / decode))frames/s")
+    if !peerRates.isEmpty {
+        let c = median(peerRates)
+        print("  c_slot_loop.c      \(format(c))events/s; strokes / C = \(JSONWriter.fixed(events * Double(repeats) / decode / c, decimals: 2))")
+    }
     print("  allocations        \(JSONWriter.fixed(allocations / framesOnce, decimals: 3)) per frame (\(Int(allocations)) for one pass, setup included)")
     print("  JSON encode        \(format(Double(sample.count) / encode))stroke events/s (\(bytesOut / max(sample.count, 1)) bytes/event)")
 }
+peer?.remove()

@@ -6,27 +6,27 @@ public struct EventType: RawRepresentable, Hashable, Comparable, Sendable {
     public static func < (a: EventType, b: EventType) -> Bool { a.rawValue < b.rawValue }
 
     /// The corresponding C constant is `EV_SYN`.
-    public static let syn = EventType(0x00)
+    @inlinable public static var syn: EventType { EventType(0x00) }
     /// The corresponding C constant is `EV_KEY`.
-    public static let key = EventType(0x01)
+    @inlinable public static var key: EventType { EventType(0x01) }
     /// The corresponding C constant is `EV_REL`.
-    public static let rel = EventType(0x02)
+    @inlinable public static var rel: EventType { EventType(0x02) }
     /// The corresponding C constant is `EV_ABS`.
-    public static let abs = EventType(0x03)
+    @inlinable public static var abs: EventType { EventType(0x03) }
     /// The corresponding C constant is `EV_MSC`.
-    public static let msc = EventType(0x04)
+    @inlinable public static var msc: EventType { EventType(0x04) }
     /// The corresponding C constant is `EV_SW`.
-    public static let sw = EventType(0x05)
+    @inlinable public static var sw: EventType { EventType(0x05) }
     /// The corresponding C constant is `EV_LED`.
-    public static let led = EventType(0x11)
+    @inlinable public static var led: EventType { EventType(0x11) }
     /// The corresponding C constant is `EV_SND`.
-    public static let snd = EventType(0x12)
+    @inlinable public static var snd: EventType { EventType(0x12) }
     /// The corresponding C constant is `EV_REP`.
-    public static let rep = EventType(0x14)
+    @inlinable public static var rep: EventType { EventType(0x14) }
     /// The corresponding C constant is `EV_FF`.
-    public static let ff = EventType(0x15)
+    @inlinable public static var ff: EventType { EventType(0x15) }
     /// The corresponding C constant is `EV_MAX`.
-    public static let max = EventType(0x1f)
+    @inlinable public static var max: EventType { EventType(0x1f) }
 
     /// The highest code of this type (`ABS_MAX`, `KEY_MAX`, ...), or nil for an unknown type.
     public var maxCode: UInt16? {

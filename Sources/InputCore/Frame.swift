@@ -6,6 +6,7 @@ public struct Frame: Hashable, Sendable {
     /// The time of the terminating `SYN_REPORT`.
     public var time: Timestamp
 
+    @inlinable
     public init(events: [InputEvent], time: Timestamp) {
         self.events = events
         self.time = time

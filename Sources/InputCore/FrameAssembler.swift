@@ -3,13 +3,22 @@
 ///
 /// Pure: feed it events, collect what it returns.
 public struct FrameAssembler: Sendable {
-    private var pending: [InputEvent] = []
-    private var discarding = false
+    // Inlinable, with its state: it runs once per event, in the caller's read loop.
+    @usableFromInline var pending: [InputEvent] = []
+    @usableFromInline var discarding = false
+    /// `pending` went out in the last frame: empty it before the next event. Emptying it then,
+    /// when the caller has usually let go of that frame, reuses its storage instead of copying.
+    @usableFromInline var handedOut = false
 
     public init() {}
 
     /// Feeds one event; returns a frame input when the event completes one.
+    @inlinable
     public mutating func feed(_ event: InputEvent) -> FrameInput? {
+        if handedOut {
+            handedOut = false
+            pending.removeAll(keepingCapacity: true)
+        }
         if event.type == .syn {
             switch event.code {
             case SynCode.report:
@@ -18,9 +27,8 @@ public struct FrameAssembler: Sendable {
                     pending.removeAll(keepingCapacity: true)
                     return nil
                 }
-                let frame = Frame(events: pending, time: event.time)
-                pending.removeAll(keepingCapacity: true)
-                return .frame(frame)
+                handedOut = true
+                return .frame(Frame(events: pending, time: event.time))
             case SynCode.dropped:
                 pending.removeAll(keepingCapacity: true)
                 discarding = true
@@ -34,5 +42,5 @@ public struct FrameAssembler: Sendable {
     }
 
     /// Events after the last `SYN_REPORT`: a truncated last frame.
-    public var unterminatedEvents: [InputEvent] { pending }
+    public var unterminatedEvents: [InputEvent] { handedOut ? [] : pending }
 }

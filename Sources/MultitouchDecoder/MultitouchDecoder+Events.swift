@@ -3,6 +3,7 @@ import InputCore
 // Recording phase: each event only updates the slot table and marks the slot touched; nothing is
 // published until `flush` (libinput's `fallback_process_touch()` / `fallback_flush_mt_events()`).
 extension MultitouchDecoder {
+    @inline(__always)
     mutating func apply(_ event: InputEvent) {
         switch event.type {
         case .abs:
@@ -48,6 +49,7 @@ extension MultitouchDecoder {
         }
     }
 
+    @inline(__always)
     private mutating func applySlotAxis(_ code: UInt16, _ value: Int32) {
         if code == AbsCode.mtSlot {
             if value >= 0 && Int(value) < slots.count {
@@ -125,7 +127,19 @@ extension MultitouchDecoder {
     private mutating func markTouched(_ s: Int) {
         if !slots[s].touched {
             slots[s].touched = true
-            touchedSlots.append(s)
+            appendTouched(s)
+        }
+    }
+
+    /// Adds `s` to `touchedSlots`, kept in slot order for the flush. Devices send their slots in
+    /// order, so the insertion is an append but for the odd out-of-order slot.
+    @inline(__always)
+    private mutating func appendTouched(_ s: Int) {
+        var i = touchedSlots.count
+        touchedSlots.append(s)
+        while i > 0 && touchedSlots[i - 1] > s {
+            touchedSlots.swapAt(i - 1, i)
+            i -= 1
         }
     }
 
@@ -133,12 +147,7 @@ extension MultitouchDecoder {
     private mutating func setAxis<Value: Equatable>(
         slot s: Int, _ field: WritableKeyPath<ContactSample, Value>, _ value: Value, _ bit: KnownAxes
     ) {
-        if slots[s].sample[keyPath: field] != value || !slots[s].sample.known.contains(bit) {
-            slots[s].sample.known.insert(bit)
-            slots[s].sample[keyPath: field] = value
-            slots[s].axesDirty = true
-            markTouched(s)
-        }
+        if slots[s].set(field, value, bit) { appendTouched(s) }
     }
 
     mutating func setTrackingID(slot s: Int, _ value: Int32) {

@@ -5,7 +5,7 @@ import InputCore
 // the slot's current contact; then commit.
 extension MultitouchDecoder {
     mutating func flush(time: Timestamp, into out: inout [ContactEvent]) {
-        if touchedSlots.count > 1 { touchedSlots.sort() }
+        // `markTouched` keeps `touchedSlots` in slot order.
         for s in touchedSlots {
             flushSlot(s, time: time, into: &out)
         }
@@ -89,10 +89,7 @@ extension MultitouchDecoder {
         case .empty:
             break
         }
-        slots[s].committed = slots[s].current
-        slots[s].committedEndSample = nil
-        slots[s].axesDirty = false
-        slots[s].touched = false
+        slots[s].commit()
     }
 
     /// Publishes `c`'s `began`, unless it is a palm (suppressed for good) or its position is not

@@ -50,4 +50,27 @@ struct Slot: Hashable, Sendable {
     var committedEndSample: ContactSample?
     /// Contacts that began and ended within the frame, in order.
     var transients: [TransientContact] = []
+
+    /// The frame's end: what the frame made of the slot becomes its committed state.
+    @inline(__always)
+    mutating func commit() {
+        committed = current
+        committedEndSample = nil
+        axesDirty = false
+        touched = false
+    }
+
+    /// Records `value` for the axis `field` (known as `bit`) when it changes it or makes it known.
+    /// Returns whether that touched the slot for the first time in the frame. One access to the
+    /// slot for the per-event path.
+    @inline(__always)
+    mutating func set<Value: Equatable>(_ field: WritableKeyPath<ContactSample, Value>, _ value: Value, _ bit: KnownAxes) -> Bool {
+        guard sample[keyPath: field] != value || !sample.known.contains(bit) else { return false }
+        sample.known.insert(bit)
+        sample[keyPath: field] = value
+        axesDirty = true
+        if touched { return false }
+        touched = true
+        return true
+    }
 }

@@ -41,7 +41,7 @@ public struct DevicePipeline: Sendable {
     /// Returns whether the decoder reported something (`reports`).
     @discardableResult
     public mutating func process(_ input: FrameInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
-        contacts.removeAll(keepingCapacity: true)
+        if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
         decoder.process(input, into: &contacts)
         switch input {
         case .frame(let f):

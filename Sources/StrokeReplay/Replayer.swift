@@ -89,7 +89,7 @@ public struct Replayer: Sendable {
         }
         let start = out.count
         devices[i].pipeline.process(input, tracker: &tracker, into: &out)
-        summary.record(out[start...], time: input.time, frame: !dropped, liveStrokes: tracker.inProgress.count)
+        summary.record(out[start...], time: input.time, frame: !dropped, liveStrokes: tracker.inProgressCount)
         return Step(device: devices[i].id, frame: devices[i].frames, time: input.time, dropped: dropped)
     }
 
@@ -112,7 +112,7 @@ public struct Replayer: Sendable {
     /// The final summary, with per-device diagnostics.
     public var finalSummary: ReplaySummary {
         var s = summary
-        s.stillActive = tracker.inProgress.count
+        s.stillActive = tracker.inProgressCount
         s.diagnostics = devices.map { ($0.id, $0.pipeline.diagnostics) }
         s.events = frames.stream.eventsRead
         s.truncated = truncated

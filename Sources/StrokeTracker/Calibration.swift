@@ -3,14 +3,21 @@
 /// udev's `LIBINPUT_CALIBRATION_MATRIX` property). Raw and millimetre coordinates are the
 /// sensor's and are never calibrated.
 public struct Calibration: Hashable, Sendable {
+    // Stored inline rather than as an array, so that a device's geometry is copied without
+    // reference counting on the per-frame path.
+    var a, b, c, d, e, f: Double
+
     /// Row-major `[a, b, c, d, e, f]`.
-    public var matrix: [Double]
+    public var matrix: [Double] {
+        get { [a, b, c, d, e, f] }
+        set { self = Calibration(matrix: newValue) }
+    }
 
     public static let identity = Calibration(matrix: [1, 0, 0, 0, 1, 0])
 
     public init(matrix: [Double]) {
         precondition(matrix.count == 6, "a calibration matrix has 6 entries")
-        self.matrix = matrix
+        (a, b, c, d, e, f) = (matrix[0], matrix[1], matrix[2], matrix[3], matrix[4], matrix[5])
     }
 
     /// Clockwise rotation by a multiple of 90 degrees, as libinput documents the matrices.
@@ -41,6 +48,6 @@ public struct Calibration: Hashable, Sendable {
 
     @inline(__always)
     public func apply(_ nx: Double, _ ny: Double) -> (Double, Double) {
-        (matrix[0] * nx + matrix[1] * ny + matrix[2], matrix[3] * nx + matrix[4] * ny + matrix[5])
+        (a * nx + b * ny + c, d * nx + e * ny + f)
     }
 }

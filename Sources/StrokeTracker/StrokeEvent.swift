@@ -26,6 +26,8 @@ public struct StrokeEvent: Hashable, Sendable {
         }
     }
 
+    // The point first: built just before the event, it is copied into place whole.
+    public var point: StrokePoint
     public var kind: Kind
     public var stroke: StrokeID
     public var device: DeviceID
@@ -33,7 +35,6 @@ public struct StrokeEvent: Hashable, Sendable {
     public var frame: UInt64
     public var slot: Int32
     public var trackingID: Int32?
-    public var point: StrokePoint
     /// On `began`: what is special about the stroke.
     public var flags: ContactFlags
 

@@ -6,15 +6,19 @@ import MultitouchDecoder
 /// polyline, lift moves it to `completed`, and a cancelled stroke is dropped with its reason.
 /// Pure: contact events in, stroke events out.
 public struct StrokeTracker: Sendable {
-    public internal(set) var inProgress: [StrokeKey: Stroke] = [:]
+    /// Strokes in progress, in no particular order, each with its jump detection state. A handful
+    /// at a time (one per finger), so a scan by key is cheaper than hashing the key per event.
+    var active: [LiveStroke] = []
     public private(set) var completed: BoundedHistory<Stroke>
-    var geometries: [DeviceID: DeviceGeometry] = [:]
+    var geometries: [DeviceID: DeviceGeometry] = [:] {
+        didSet { lastGeometry = nil }
+    }
+    /// The geometry of the device of the last `apply`: most frames come from the same device as
+    /// the one before, and this spares them a hash lookup.
+    private var lastGeometry: (device: DeviceID, geometry: DeviceGeometry)?
     private var nextStrokeID: UInt64
     /// Strokes split at a touch jump (`JumpDetection`), over all devices.
     public private(set) var jumps = 0
-    /// Per live stroke on a device with jump detection: its last motion's distance per reference
-    /// frame (`JumpDetection.judge`).
-    var jumpDistances: [StrokeKey: Double] = [:]
     var arbiter = TouchArbitration()
 
     /// - Parameters:
@@ -42,16 +46,37 @@ public struct StrokeTracker: Sendable {
 
     public func geometry(of device: DeviceID) -> DeviceGeometry? { geometries[device] }
 
+    /// Strokes in progress, by key.
+    public var inProgress: [StrokeKey: Stroke] {
+        Dictionary(uniqueKeysWithValues: active.map { ($0.key, $0.stroke) })
+    }
+
+    /// How many strokes are in progress.
+    public var inProgressCount: Int { active.count }
+
     /// Strokes in progress, oldest first.
-    public var live: [Stroke] { inProgress.values.sorted { $0.id < $1.id } }
+    public var live: [Stroke] { active.map(\.stroke).sorted { $0.id < $1.id } }
+
+    /// The index in `active` of the stroke in progress under `key`.
+    @inline(__always)
+    func liveIndex(_ key: StrokeKey) -> Int? {
+        active.firstIndex { $0.key == key }
+    }
 
     /// Applies the contact events of one frame of `device`, appending stroke events to `out`.
     public mutating func apply(
         _ events: [ContactEvent], device: DeviceID, frame: UInt64, into out: inout [StrokeEvent]
     ) {
         guard !events.isEmpty else { return }
-        guard let geometry = geometries[device] else {
-            preconditionFailure("StrokeTracker: events for device \(device), which was never added")
+        let geometry: DeviceGeometry
+        if let last = lastGeometry, last.device == device {
+            geometry = last.geometry
+        } else {
+            guard let found = geometries[device] else {
+                preconditionFailure("StrokeTracker: events for device \(device), which was never added")
+            }
+            geometry = found
+            lastGeometry = (device, found)
         }
         for e in events {
             let key = StrokeKey(device: device, slot: e.slot, trackingID: e.trackingID)
@@ -71,41 +96,40 @@ public struct StrokeTracker: Sendable {
                     id: id, device: device, slot: e.slot, trackingID: e.trackingID, flags: e.flags, state: .inProgress,
                     firstFrame: frame, points: [point], lastFrame: frame
                 )
-                if inProgress.updateValue(stroke, forKey: key) != nil {
+                if let index = liveIndex(key) {
                     assertionFailure("decoder bug: began for \(key), which is in progress")
+                    active[index] = LiveStroke(key: key, stroke: stroke)
+                } else {
+                    active.append(LiveStroke(key: key, stroke: stroke))
                 }
                 out.append(event(.began, stroke, frame: frame, point: point))
             case .moved:
-                // One hash lookup for the hot path: the stroke's index, then in-place updates.
-                guard let index = inProgress.index(forKey: key) else {
+                // One lookup for the hot path: the stroke's index, then in-place updates.
+                guard let index = liveIndex(key) else {
                     assertionFailure("decoder bug: moved for \(key), which is not in progress")
                     continue
                 }
-                if geometry.jumpDetection != nil, isJump(key, from: inProgress.values[index].points[inProgress.values[index].points.count - 1], to: point, geometry) {
-                    splitAtJump(key, e, point: point, frame: frame, into: &out)
+                if geometry.jumpDetection != nil, isJump(index, to: point, geometry) {
+                    splitAtJump(index, e, point: point, frame: frame, into: &out)
                     continue
                 }
-                inProgress.values[index].points.append(point)
-                inProgress.values[index].lastFrame = frame
-                let id = inProgress.values[index].id
+                let id = active[index].extend(point, frame: frame)
                 out.append(StrokeEvent(kind: .moved, stroke: id, device: device, frame: frame, slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
             case .hover(let phase):
                 out.append(StrokeEvent(
                     kind: .hover(phase), stroke: .hover(device: device, slot: e.slot), device: device, frame: frame,
                     slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
             case .ended, .cancelled:
-                if e.kind == .ended, geometry.jumpDetection != nil, let last = inProgress[key]?.points.last,
-                    isJump(key, from: last, to: point, geometry)
-                {
-                    // The lift sample is somewhere else: the finger that lifted there is a stroke
-                    // of its own, begun and ended in this frame.
-                    splitAtJump(key, e, point: point, frame: frame, into: &out)
-                }
-                guard var stroke = inProgress.removeValue(forKey: key) else {
+                guard let index = liveIndex(key) else {
                     assertionFailure("decoder bug: \(e.kind) for \(key), which is not in progress")
                     continue
                 }
-                if !jumpDistances.isEmpty { jumpDistances[key] = nil }
+                if e.kind == .ended, geometry.jumpDetection != nil, isJump(index, to: point, geometry) {
+                    // The lift sample is somewhere else: the finger that lifted there is a stroke
+                    // of its own, begun and ended in this frame.
+                    splitAtJump(index, e, point: point, frame: frame, into: &out)
+                }
+                var stroke = active.swapRemoveStroke(at: index)
                 if case .cancelled(let reason) = e.kind {
                     stroke.state = .cancelled(reason)
                     out.append(event(.cancelled(reason), stroke, frame: frame, point: point))
@@ -120,32 +144,32 @@ public struct StrokeTracker: Sendable {
         }
     }
 
-    /// Judges the motion of the stroke under `key` from its last point to `point`, remembering its
-    /// distance for the next motion.
-    private mutating func isJump(
-        _ key: StrokeKey, from last: StrokePoint, to point: StrokePoint, _ geometry: DeviceGeometry
-    ) -> Bool {
+    /// Judges the motion of the stroke at `active[index]` from its last point to `point`,
+    /// remembering its distance for the next motion.
+    private mutating func isJump(_ index: Int, to point: StrokePoint, _ geometry: DeviceGeometry) -> Bool {
+        let points = active[index].stroke.points
         let verdict = geometry.jumpDetection!.judge(
-            from: last, to: point, lastDistance: jumpDistances[key] ?? 0,
+            from: points[points.count - 1], to: point, lastDistance: active[index].jumpDistance,
             geometry: geometry)
         switch verdict {
         case .motion(let distance):
-            jumpDistances[key] = distance
+            active[index].jumpDistance = distance
             return false
         case .unjudged:
             return false
         case .jump:
-            jumpDistances[key] = nil
+            active[index].jumpDistance = 0
             return true
         }
     }
 
-    /// Ends the stroke under `key` at its last point (the last believable one) and begins a new
-    /// stroke, flagged `jump`, at `point`, under the same key.
+    /// Ends the stroke at `active[index]` at its last point (the last believable one) and begins a
+    /// new stroke, flagged `jump`, at `point`, under the same key and index.
     private mutating func splitAtJump(
-        _ key: StrokeKey, _ e: ContactEvent, point: StrokePoint, frame: UInt64, into out: inout [StrokeEvent]
+        _ index: Int, _ e: ContactEvent, point: StrokePoint, frame: UInt64, into out: inout [StrokeEvent]
     ) {
-        var old = inProgress.removeValue(forKey: key)!
+        let key = active[index].key
+        var old = active[index].stroke
         old.state = .ended
         out.append(event(.ended, old, frame: frame, point: old.points[old.points.count - 1]))
         completed.append(old)
@@ -158,7 +182,7 @@ public struct StrokeTracker: Sendable {
             id: id, device: key.device, slot: e.slot, trackingID: e.trackingID, flags: flags, state: .inProgress,
             firstFrame: frame, points: [point]
         )
-        inProgress[key] = stroke
+        active[index] = LiveStroke(key: key, stroke: stroke)
         out.append(event(.began, stroke, frame: frame, point: point))
     }
 
@@ -167,5 +191,30 @@ public struct StrokeTracker: Sendable {
             kind: kind, stroke: s.id, device: s.device, frame: frame, slot: s.slot, trackingID: s.trackingID,
             point: point, flags: kind == .began ? s.flags : []
         )
+    }
+}
+
+/// A stroke in progress, under its key, with what jump detection remembers of it.
+struct LiveStroke: Sendable {
+    var key: StrokeKey
+    var stroke: Stroke
+    /// Its last motion's distance per reference frame (`JumpDetection.judge`); 0 before the first.
+    var jumpDistance: Double = 0
+
+    /// Appends `point`, of `frame`, to the polyline; returns the stroke's id. One access to the
+    /// entry for the per-event path.
+    @inline(__always)
+    mutating func extend(_ point: StrokePoint, frame: UInt64) -> StrokeID {
+        stroke.points.append(point)
+        stroke.lastFrame = frame
+        return stroke.id
+    }
+}
+
+extension Array where Element == LiveStroke {
+    /// Removes the element at `index`, moving the last one into its place (order is not kept).
+    mutating func swapRemoveStroke(at index: Int) -> Stroke {
+        swapAt(index, count - 1)
+        return removeLast().stroke
     }
 }

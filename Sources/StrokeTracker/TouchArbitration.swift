@@ -73,13 +73,13 @@ extension StrokeTracker {
     /// Cancels (`pen`) the strokes in progress of the touch devices of `group`; their contacts
     /// stay unpublished until they lift.
     mutating func cancelForPen(group: UInt32, time: Timestamp, frame: UInt64, into out: inout [StrokeEvent]) {
-        let victims = inProgress.filter { key, _ in
-            arbiter.arbitrates(key.device, in: group, isPen: geometries[key.device]?.isPen ?? false)
-        }.sorted { $0.value.id < $1.value.id }
-        for (key, var stroke) in victims {
-            inProgress[key] = nil
-            jumpDistances[key] = nil
-            arbiter.suppressed.insert(key)
+        let victims = active.filter { live in
+            arbiter.arbitrates(live.key.device, in: group, isPen: geometries[live.key.device]?.isPen ?? false)
+        }.sorted { $0.stroke.id < $1.stroke.id }
+        active.removeAll { live in victims.contains { $0.key == live.key } }
+        for victim in victims {
+            var stroke = victim.stroke
+            arbiter.suppressed.insert(victim.key)
             var point = stroke.points[stroke.points.count - 1]
             point.time = time
             stroke.state = .cancelled(.pen)
