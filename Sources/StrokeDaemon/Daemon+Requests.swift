@@ -163,7 +163,7 @@ extension Daemon {
         d.field("frames", hub.framesProcessed)
         d.field("devices", hub.deviceInfos.count)
         d.field("clients", clients.count)
-        d.field("liveStrokes", hub.tracker.inProgress.count)
+        d.field("liveStrokes", hub.tracker.inProgressCount)
         d.field("completedStrokes", hub.tracker.completed.count)
         d.field("touchJumps", hub.tracker.jumps)
         d.field("slowClientsDisconnected", disconnectedSlow)
