@@ -85,6 +85,7 @@ final class Bench: @unchecked Sendable {
         var settings = Daemon.Settings()
         settings.queue = QueueLimits(
             mergeAfter: 1_000_000, disconnectAfter: 2_000_000, disconnectAfterBytes: 1 << 34, totalBytes: 1 << 34)  // measure delivery, not merging
+        settings.maxClientsPerUid = settings.maxClients  // every client here is this process's uid
         if let given { settings = given }
         daemon = Daemon(loop: group.next(), settings: settings, logger: logger)
         var options = SocketServer.Options(path: path)
