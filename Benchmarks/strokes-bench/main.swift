@@ -4,9 +4,9 @@
 //
 // Defaults to the longest bundled recordings plus ../shared/recordings/04 when present. Reports,
 // per recording: evemu parsing (events/s), decode + track (events/s, frames/s, allocations per
-// frame) and JSON encoding of the stroke events (events/s). Each figure is the median of the runs.
-// Decode + track runs interleaved with the C peer (`Peer.swift`), whose figure and the ratio are
-// printed beside strokes'.
+// frame) and JSON encoding of the stroke events as the daemon encodes them (events/s, bytes,
+// allocations per event). Each figure is the median of the runs. Decode + track runs
+// interleaved with the C peer (`Peer.swift`), whose figure and the ratio are printed beside strokes'.
 
 import CMallocCounter
 import InputCore
@@ -125,11 +125,19 @@ for path in paths {
         }
     }
     geometry = DeviceGeometry(description: device.description)
+    // The daemon's encode call (`Hub`): each event into one reused writer, with its `seq`.
+    var writer = JSONWriter(capacity: 1024)
     var bytesOut = 0
     let encode = measure(runs: 9) {
         bytesOut = 0
-        for e in sample { bytesOut += e.json(geometry: geometry).utf8.count }
+        for (i, e) in sample.enumerated() {
+            _ = e.encode(geometry: geometry, seq: UInt64(i + 1), into: &writer)
+            bytesOut += writer.byteCount
+        }
     }
+    let encodeBefore = cmalloc_count()
+    for (i, e) in sample.enumerated() { _ = e.encode(geometry: geometry, seq: UInt64(i + 1), into: &writer) }
+    let encodeAllocations = Double(cmalloc_count() - encodeBefore)
 
     print("")
     print("\(name): \(Int(events)) events, \(Int(framesOnce)) frames, \(strokeEvents / repeats) stroke events")
@@ -140,6 +148,6 @@ for path in paths {
         print("  c_slot_loop.c      \(format(c))events/s; strokes / C = \(JSONWriter.fixed(events * Double(repeats) / decode / c, decimals: 2))")
     }
     print("  allocations        \(JSONWriter.fixed(allocations / framesOnce, decimals: 3)) per frame (\(Int(allocations)) for one pass, setup included)")
-    print("  JSON encode        \(format(Double(sample.count) / encode))stroke events/s (\(bytesOut / max(sample.count, 1)) bytes/event)")
+    print("  JSON encode        \(format(Double(sample.count) / encode))stroke events/s, \(format(Double(bytesOut) / encode))B/s (\(bytesOut / max(sample.count, 1)) bytes/event, \(JSONWriter.fixed(encodeAllocations / Double(max(sample.count, 1)), decimals: 3)) allocations/event)")
 }
 peer?.remove()

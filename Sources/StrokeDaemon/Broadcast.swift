@@ -1,4 +1,5 @@
 import InputCore
+import NIOCore
 import StrokeTracker
 
 /// One stream message for every subscriber: a stroke event or a device event, numbered and
@@ -14,11 +15,31 @@ public struct Broadcast: Sendable {
     public var seq: UInt64
     public var kind: Kind
     public var device: DeviceID
-    /// The protocol line, without the newline.
-    public var line: String
-    /// Where a slow client's `,"merged":n` goes in `line` (a UTF-8 offset), recorded by the writer
-    /// (`StrokeEvent.encoded`); nil for messages that are never merged.
+    /// The protocol line and its newline, as written to every subscriber: encoded once, the
+    /// storage shared by all the clients' queues (and the resume buffer).
+    public var bytes: ByteBuffer
+    /// Where a slow client's `,"merged":n` goes in `bytes` (a byte offset), recorded by the writer
+    /// (`StrokeEvent.encode`); nil for messages that are never merged.
     public var mergedOffset: Int? = nil
+
+    public init(seq: UInt64, kind: Kind, device: DeviceID, bytes: ByteBuffer, mergedOffset: Int? = nil) {
+        self.seq = seq
+        self.kind = kind
+        self.device = device
+        self.bytes = bytes
+        self.mergedOffset = mergedOffset
+    }
+
+    /// A message from its line (without the newline).
+    public init(seq: UInt64, kind: Kind, device: DeviceID, line: String, mergedOffset: Int? = nil) {
+        var buffer = ByteBufferAllocator().buffer(capacity: line.utf8.count + 1)
+        buffer.writeString(line)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        self.init(seq: seq, kind: kind, device: device, bytes: buffer, mergedOffset: mergedOffset)
+    }
+
+    /// The protocol line, without the newline.
+    public var line: String { String(decoding: bytes.readableBytesView.dropLast(), as: UTF8.self) }
 
     /// The message's `type` on the wire, which subscriptions filter on.
     public var typeName: String {

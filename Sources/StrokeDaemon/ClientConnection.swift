@@ -9,8 +9,8 @@ enum Outgoing: Sendable {
     case broadcast(Broadcast, ByteBuffer)
     case line(String)
 
-    /// A stream message, its line turned into bytes once, to be queued for any number of clients.
-    static func shared(_ b: Broadcast) -> Outgoing { .broadcast(b, lineBuffer(b.line)) }
+    /// A stream message, its bytes (made once, by `Hub`) to be queued for any number of clients.
+    static func shared(_ b: Broadcast) -> Outgoing { .broadcast(b, b.bytes) }
 
     /// A stream message's bytes with `,"merged":count` at `offset` (`Broadcast.mergedOffset`):
     /// what a slow client gets for a `moved` (or hover `motion`) that stands for `count` earlier ones.

@@ -22,7 +22,7 @@ extension Daemon {
         for info in hub.deviceInfos {
             guard let counts = hub.diagnostics(of: info.id) else { continue }
             var c = JSONWriter()
-            for (name, count) in counts.nonZero { c.field(name, count) }
+            for (name, count) in counts.nonZero { c.field(named: name, count) }
             var d = JSONWriter()
             d.field("device", info.id.rawValue)
             d.raw("diagnostics", c.finish())

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which evdev nodes are one piece of hardware, after libinput's device groups
 /// (`udev/libinput-device-group.c`: the parent's `phys` without its last component, keyed with
@@ -12,11 +16,12 @@ public enum DeviceGroup {
     /// The group key of a live node (`/dev/input/eventN`), read from sysfs; nil when the node
     /// has neither `uniq` nor a usable `phys`.
     public static func key(eventNode path: String, bustype: UInt16, vendor: UInt16) -> String? {
-        let name = URL(fileURLWithPath: path).lastPathComponent
+        let name = path.split(separator: "/").last.map(String.init) ?? path
         let sysfs = "/sys/class/input/\(name)/device/"
         func read(_ attribute: String) -> String {
-            ((try? String(contentsOfFile: sysfs + attribute, encoding: .utf8)) ?? "")
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = (try? String(contentsOfFile: sysfs + attribute, encoding: .utf8)) ?? ""
+            // Trimmed by hand: `trimmingCharacters(in:)` is Foundation's, with its ICU.
+            return String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         }
         return key(phys: read("phys"), uniq: read("uniq"), bustype: bustype, vendor: vendor)
     }

@@ -1,5 +1,6 @@
 import InputCore
 import MultitouchDecoder
+import NIOCore
 import StrokePipeline
 import StrokeProtocol
 import StrokeTracker
@@ -23,6 +24,8 @@ public struct Hub: Sendable {
     /// The most recent messages, for clients that resume.
     private var recent: BoundedHistory<Broadcast>
     private var strokeEvents: [StrokeEvent] = []
+    /// Reused for every stroke event: encoding allocates only each line's own buffer.
+    private var writer = JSONWriter(capacity: 1024)
     public private(set) var framesProcessed: UInt64 = 0
     /// What the decoders met since `clearReports()`, the first of each kind per frame, for the
     /// daemon to log; at most `reportLimit` (the counters in `diagnostics(of:)` count them all).
@@ -148,21 +151,30 @@ public struct Hub: Sendable {
             if case .hover = e.kind {
                 // Hover is transient like pointer motion: not numbered (so the sequence numbers a
                 // client without `hover` sees stay gapless) and not kept for resuming.
-                let encoded = e.encoded(geometry: geometry, seq: nil)
-                out.append(
-                    Broadcast(seq: seq, kind: .stroke(e), device: device, line: encoded.line, mergedOffset: encoded.mergedOffset))
+                let offset = e.encode(geometry: geometry, seq: nil, into: &writer)
+                out.append(Broadcast(seq: seq, kind: .stroke(e), device: device, bytes: lineBuffer(), mergedOffset: offset))
                 continue
             }
-            let encoded = e.encoded(geometry: geometry, seq: seq + 1)
-            out.append(publish(.stroke(e), device: device, line: encoded.line, mergedOffset: encoded.mergedOffset))
+            let offset = e.encode(geometry: geometry, seq: seq + 1, into: &writer)
+            out.append(publish(Broadcast(seq: seq + 1, kind: .stroke(e), device: device, bytes: lineBuffer(), mergedOffset: offset)))
         }
     }
 
-    private mutating func publish(
-        _ kind: Broadcast.Kind, device: DeviceID, line: String, mergedOffset: Int? = nil
-    ) -> Broadcast {
+    /// The writer's finished object and a newline, in a buffer of their own.
+    private func lineBuffer() -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: writer.byteCount + 1)
+        writer.withBytes { _ = buffer.writeBytes($0) }
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        return buffer
+    }
+
+    private mutating func publish(_ kind: Broadcast.Kind, device: DeviceID, line: String) -> Broadcast {
+        publish(Broadcast(seq: seq + 1, kind: kind, device: device, line: line))
+    }
+
+    /// Numbers `b` (its `seq` is already the next one) and keeps it for resuming.
+    private mutating func publish(_ b: Broadcast) -> Broadcast {
         seq += 1
-        let b = Broadcast(seq: seq, kind: kind, device: device, line: line, mergedOffset: mergedOffset)
         recent.append(b)
         return b
     }

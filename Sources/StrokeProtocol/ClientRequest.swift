@@ -1,4 +1,9 @@
+// FoundationEssentials has JSONDecoder and Data without the rest of Foundation (and its ICU).
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A request from a client: one JSON object per line (docs/protocol.md, "Requests").
 ///

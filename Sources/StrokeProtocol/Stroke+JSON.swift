@@ -19,17 +19,18 @@ extension Stroke {
             w.field("state", "cancelled")
             w.field("reason", reason.rawValue)
         }
-        let names = StrokeEvent.flagNames(flags, geometry: geometry)
-        if !names.isEmpty { w.field("flags", strings: names) }
-        var points = "["
+        StrokeEvent.writeFlags(flags, geometry: geometry, into: &w)
+        var points: [UInt8] = [UInt8(ascii: "[")]
+        var pw = JSONWriter()
         for (i, p) in self.points.enumerated() {
-            if i > 0 { points.append(",") }
-            var pw = JSONWriter()
+            if i > 0 { points.append(UInt8(ascii: ",")) }
+            pw.reset()
             StrokeEvent.writePoint(p, geometry: geometry, into: &pw)
-            points.append(pw.finish())
+            pw.close()
+            pw.withBytes { points.append(contentsOf: $0) }
         }
-        points.append("]")
-        w.raw("points", points)
+        points.append(UInt8(ascii: "]"))
+        w.raw("points", bytes: points)
         return w.finish()
     }
 }

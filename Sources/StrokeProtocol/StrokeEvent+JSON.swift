@@ -27,20 +27,30 @@ extension StrokeEvent {
     /// (docs/protocol.md, "Slow clients").
     public func encoded(geometry: DeviceGeometry, seq: UInt64?) -> EncodedEvent {
         var w = JSONWriter()
+        let offset = encode(geometry: geometry, seq: seq, into: &w)
+        return EncodedEvent(line: String(decoding: w.bytes, as: UTF8.self), mergedOffset: offset)
+    }
+
+    /// What `encoded(geometry:seq:)` writes, into a writer the caller reuses: `w` is reset, then
+    /// holds the closed object (no newline). Returns the byte offset where `,"merged":n` belongs.
+    /// Allocates nothing once `w` has grown to the longest line.
+    public func encode(geometry: DeviceGeometry, seq: UInt64?, into w: inout JSONWriter) -> Int {
+        w.reset()
         let offset = write(geometry: geometry, into: &w) { w in
             if let seq { w.field("seq", seq) }
         }
-        return EncodedEvent(line: w.finish(), mergedOffset: offset)
+        w.close()
+        return offset
     }
 
     /// Writes the event's fields; returns the UTF-8 offset where `,"merged":n` belongs: after
     /// `type` and `extra`, and after a hover's `phase`.
     private func write(geometry: DeviceGeometry, into w: inout JSONWriter, extra: (inout JSONWriter) -> Void) -> Int {
-        w.field("type", kind.name)
+        w.field("type", name: kind.wireName)
         extra(&w)
         let mergedOffset: Int
         if case .hover(let phase) = kind {
-            w.field("phase", phase.rawValue)
+            w.field("phase", name: phase.wireName)
             mergedOffset = w.byteCount
         } else {
             mergedOffset = w.byteCount
@@ -51,12 +61,22 @@ extension StrokeEvent {
         w.field("slot", slot)
         w.field("trackingId", trackingID)
         StrokeEvent.writePoint(point, geometry: geometry, into: &w)
-        if kind == .began {
-            let names = StrokeEvent.flagNames(flags, geometry: geometry)
-            if !names.isEmpty { w.field("flags", strings: names) }
-        }
-        if case .cancelled(let reason) = kind { w.field("reason", reason.rawValue) }
+        if kind == .began { StrokeEvent.writeFlags(flags, geometry: geometry, into: &w) }
+        if case .cancelled(let reason) = kind { w.field("reason", name: reason.wireName) }
         return mergedOffset
+    }
+
+    /// `flags` (as on `began`), when the stroke has any; the names as `flagNames` lists them.
+    static func writeFlags(_ flags: ContactFlags, geometry: DeviceGeometry, into w: inout JSONWriter) {
+        let noResolution = !geometry.hasResolution
+        guard flags.contains(.adopted) || flags.contains(.semiMT) || flags.contains(.jump) || noResolution else { return }
+        var count = 0
+        w.beginArray("flags")
+        if flags.contains(.adopted) { w.element("adopted", count: &count) }
+        if flags.contains(.semiMT) { w.element("semiMT", count: &count) }
+        if flags.contains(.jump) { w.element("jump", count: &count) }
+        if noResolution { w.element("noResolution", count: &count) }
+        w.endArray()
     }
 
     /// The point's fields, from `time` on, in protocol order: `time`, `x`, `y`, `nx`, `ny`,
@@ -84,7 +104,13 @@ extension StrokeEvent {
         if axes.contains(.orientation) && known.contains(.orientation) { w.field("orientation", point.orientation) }
         // A slot's tool type starts as MT_TOOL_FINGER in the kernel and is sent only when it
         // changes, so a finger is known without an event; a pen's tool is set by the decoder.
-        if axes.contains(.toolType) { w.field("toolType", StrokeEvent.toolName(point.toolType)) }
+        if axes.contains(.toolType) {
+            if let name = StrokeEvent.toolWireName(point.toolType) {
+                w.field("toolType", name: name)
+            } else {
+                w.field("toolType", String(point.toolType))
+            }
+        }
         if axes.contains(.distance) && known.contains(.distance) { w.field("distance", point.distance) }
         guard geometry.isPen else { return }
         if axes.contains(.tiltX) && known.contains(.tiltX) {
@@ -97,7 +123,15 @@ extension StrokeEvent {
         }
         if axes.contains(.rotation) && known.contains(.rotation) { w.field("rotation", point.rotation) }
         if axes.contains(.wheel) && known.contains(.wheel) { w.field("wheel", point.wheel) }
-        if axes.contains(.buttons) { w.field("buttons", strings: point.buttons.names) }
+        if axes.contains(.buttons) {
+            // As `PenButtons.names` lists them, without building the list.
+            var count = 0
+            w.beginArray("buttons")
+            if point.buttons.contains(.stylus) { w.element("stylus", count: &count) }
+            if point.buttons.contains(.stylus2) { w.element("stylus2", count: &count) }
+            if point.buttons.contains(.stylus3) { w.element("stylus3", count: &count) }
+            w.endArray()
+        }
         if axes.contains(.toolID) && known.contains(.toolID) { w.field("toolId", point.toolID) }
         if axes.contains(.serial) && known.contains(.serial) { w.field("serial", point.serial) }
     }
@@ -114,6 +148,11 @@ extension StrokeEvent {
 
     /// `MT_TOOL_*` as a name; unknown values as their number in decimal.
     public static func toolName(_ value: Int32) -> String {
+        toolWireName(value).map { "\($0)" } ?? String(value)
+    }
+
+    /// `MT_TOOL_*` as a name; nil for values without one.
+    static func toolWireName(_ value: Int32) -> StaticString? {
         switch value {
         case ToolType.finger: return "finger"
         case ToolType.pen: return "pen"
@@ -123,7 +162,43 @@ extension StrokeEvent {
         case ToolType.brush: return "brush"
         case ToolType.pencil: return "pencil"
         case ToolType.airbrush: return "airbrush"
-        default: return String(value)
+        default: return nil
+        }
+    }
+}
+
+// The wire's names as static bytes: the writer copies them without looking at a `String`.
+extension StrokeEvent.Kind {
+    var wireName: StaticString {
+        switch self {
+        case .began: return "began"
+        case .moved: return "moved"
+        case .ended: return "ended"
+        case .cancelled: return "cancelled"
+        case .hover: return "hover"
+        }
+    }
+}
+
+extension HoverPhase {
+    var wireName: StaticString {
+        switch self {
+        case .proximityIn: return "proximityIn"
+        case .motion: return "motion"
+        case .proximityOut: return "proximityOut"
+        }
+    }
+}
+
+extension CancelReason {
+    var wireName: StaticString {
+        switch self {
+        case .palm: return "palm"
+        case .eventsDropped: return "eventsDropped"
+        case .resync: return "resync"
+        case .deviceRemoved: return "deviceRemoved"
+        case .shutdown: return "shutdown"
+        case .pen: return "pen"
         }
     }
 }
