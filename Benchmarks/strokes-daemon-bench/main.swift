@@ -1,10 +1,16 @@
 // Measures the daemon end to end over real Unix sockets, in one process. Run in release:
 //
-//     swift run -c release strokes-daemon-bench [--quick]
+//     swift run -c release strokes-daemon-bench [--quick] [--fanout] [--rounds N]
 //
 // For 1, 10 and 100 subscribed clients (each on its own thread, reading as fast as it can), it
 // plays the bundled 10-finger recording (01, 16 593 events, 4 231 stroke events):
 // - flat out: stroke events delivered per second, summed over clients;
+// - at the recorded pace, interleaved `--rounds N` times (default 1; medians printed) with the C
+//   floor `c_fanout.c` (from `../shared/peers` or `$STROKES_PEERS`, built here with gcc; skipped
+//   with a note when absent) on the schedule the round just played (each frame's recorded time and
+//   its message count), for the same number of clients: strokes and C p50 / p99 and their ratios;
+//   with 1 client, the daemon's CPU per frame (its event-loop thread's getrusage over the round);
+//   `--fanout` runs only this and the flat-out figures;
 // - at the recorded pace: latency from the frame entering the daemon (before decoding) to each
 //   client having read the resulting line, p50 / p99 / max over every (event, client) pair;
 // - with 10 clients plus one that never reads: the same latency, to show the stalled one does not
@@ -77,6 +83,9 @@ final class Bench: @unchecked Sendable {
     let steps: [Int64]  // recorded time of each step, µs
     /// Injection time per sequence number.
     var injected: [Int64] = []
+    /// The last round's schedule for `c_fanout.c`: each frame's recorded time (µs) and how many
+    /// stream messages it made.
+    var schedule: [(time: Int64, count: Int)] = []
 
     init(recordingPath: String, settings given: Daemon.Settings? = nil) async throws {
         path = NSTemporaryDirectory() + "strokes-bench-\(getpid()).sock"
@@ -111,6 +120,7 @@ final class Bench: @unchecked Sendable {
         let source = self.source
         let daemon = self.daemon
         var lastSeq = 0
+        schedule.removeAll(keepingCapacity: true)
         for t in steps {
             if paced {
                 let due = start + Int64(Double(t - first) / speed)
@@ -125,6 +135,7 @@ final class Bench: @unchecked Sendable {
             }.wait()
             if injected.count <= after { injected += Array(repeating: 0, count: after - injected.count + 1) }
             for s in (before + 1)..<(after + 1) { injected[s] = at }
+            schedule.append((t, after - before))
             lastSeq = after
         }
         return lastSeq
@@ -163,6 +174,66 @@ final class Reader: @unchecked Sendable {
 func percentile(_ sorted: [Int64], _ p: Double) -> Int64 {
     guard !sorted.isEmpty else { return 0 }
     return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p))]
+}
+
+/// CPU time (user + system) of the calling thread, in µs.
+func threadCPUMicros() -> Int64 {
+    var usage = rusage()
+    getrusage(__rusage_who_t(1), &usage)  // RUSAGE_THREAD
+    return Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000 + Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+}
+
+func median(_ values: [Int64]) -> Int64 { percentile(values.sorted(), 0.5) }
+
+/// The C floor for fan-out (`c_fanout.c` from `../shared/peers`, or `$STROKES_PEERS`), built once
+/// with `gcc -O2 -pthread`, run on the schedule a strokes round just played.
+struct CFanout {
+    let binary: String
+
+    /// Nil, with the reason said, when the source or gcc is missing.
+    static func build() -> CFanout? {
+        let dir = ProcessInfo.processInfo.environment["STROKES_PEERS"] ?? "../shared/peers"
+        let source = dir + "/c_fanout.c"
+        guard FileManager.default.fileExists(atPath: source) else {
+            say("c_fanout: \(source) not found (set STROKES_PEERS): the C columns are skipped")
+            return nil
+        }
+        let binary = NSTemporaryDirectory() + "strokes-bench-c_fanout-\(getpid())"
+        guard run(["gcc", "-O2", "-pthread", source, "-o", binary]) != nil else {
+            say("c_fanout: gcc -O2 -pthread \(source) failed: the C columns are skipped")
+            return nil
+        }
+        return CFanout(binary: binary)
+    }
+
+    /// p50 and p99 in µs, from the peer's own output line.
+    func run(schedule: [(time: Int64, count: Int)], clients: Int) -> (p50: Int64, p99: Int64)? {
+        let file = binary + ".schedule"
+        let text = schedule.map { "\($0.time) \($0.count)\n" }.joined()
+        guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8)) else { return nil }
+        defer { unlink(file) }
+        guard let out = CFanout.run([binary, file, String(clients)]) else { return nil }
+        func value(after key: String) -> Int64? {
+            guard let r = out.range(of: key) else { return nil }
+            return Int64(out[r.upperBound...].prefix(while: { $0.isNumber }))
+        }
+        guard let p50 = value(after: "p50 "), let p99 = value(after: "p99 ") else { return nil }
+        return (p50, p99)
+    }
+
+    /// Runs a command (found on PATH); its standard output, nil when it fails.
+    static func run(_ argv: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = argv
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
 }
 
 /// A client that reads one line every 100 ms until told to stop or the daemon closes it.
@@ -254,8 +325,13 @@ func run() async throws {
         try await abuse(recording)
         return
     }
+    let rounds = CommandLine.arguments.firstIndex(of: "--rounds").flatMap { i in
+        CommandLine.arguments.dropFirst(i + 1).first.flatMap { Int($0) } } ?? 1
+    let fanoutOnly = CommandLine.arguments.contains("--fanout")
+    let peer = quick ? nil : CFanout.build()
+    var fanout: [(clients: Int, p50: Int64, p99: Int64, c50: Int64, c99: Int64)] = []
     say("strokes-daemon-bench: recording 01 (16 593 events, 2 025 frames, 24.1 s), release build, \(ProcessInfo.processInfo.activeProcessorCount) cores")
-    for (clients, stalled) in [(1, false), (10, false), (100, false), (10, true)] {
+    for (clients, stalled) in [(1, false), (10, false), (100, false), (10, true)] where !(fanoutOnly && stalled) {
         let bench = try await Bench(recordingPath: recording)
         defer { unlink(bench.path) }
         let readers = try (0..<clients).map { _ in try Reader(path: bench.path) }
@@ -283,31 +359,73 @@ func run() async throws {
             continue
         }
 
-        // Recorded pace.
-        let from = total
-        for r in readers {
-            r.received.removeAll()
-            r.until = from + perRound
-            r.start()
+        // Recorded pace, interleaved with the C floor on the same schedule (`--rounds N`: medians).
+        var p50s: [Int64] = []
+        var p99s: [Int64] = []
+        var maxes: [Int64] = []
+        var cpuPerFrame: [Double] = []
+        var c50s: [Int64] = []
+        var c99s: [Int64] = []
+        var samples = 0
+        var from = total
+        for _ in 0..<rounds {
+            for r in readers {
+                r.received.removeAll()
+                r.until = from + perRound
+                r.start()
+            }
+            let cpu0 = try await bench.daemon.loop.submit { threadCPUMicros() }.get()
+            let last = try bench.play(paced: true)
+            for r in readers { r.done.wait() }
+            let cpu1 = try await bench.daemon.loop.submit { threadCPUMicros() }.get()
+            cpuPerFrame.append(Double(cpu1 - cpu0) / Double(bench.steps.count))
+            var latencies: [Int64] = []
+            for r in readers {
+                for (s, t) in r.received where s > from && bench.injected[s] > 0 { latencies.append(t - bench.injected[s]) }
+            }
+            latencies.sort()
+            p50s.append(percentile(latencies, 0.5))
+            p99s.append(percentile(latencies, 0.99))
+            maxes.append(latencies.last ?? 0)
+            samples = latencies.count
+            from = last
+            if !stalled, let peer, let c = peer.run(schedule: bench.schedule, clients: clients) {
+                c50s.append(c.p50)
+                c99s.append(c.p99)
+            }
         }
-        _ = try bench.play(paced: true)
-        for r in readers { r.done.wait() }
-        var latencies: [Int64] = []
-        for r in readers {
-            for (s, t) in r.received where s > from && bench.injected[s] > 0 { latencies.append(t - bench.injected[s]) }
+        let (p50, p99) = (median(p50s), median(p99s))
+        let of = rounds > 1 ? " (medians of \(rounds) rounds)" : ""
+        say("\(label): recorded pace, latency frame in → line read: p50 \(p50) µs, p99 \(p99) µs, max \(median(maxes)) µs (\(samples) samples)\(of)")
+        if !stalled, !c50s.isEmpty {
+            let (c50, c99) = (median(c50s), median(c99s))
+            say("\(label): c_fanout same schedule: p50 \(c50) µs, p99 \(c99) µs; strokes / C: p50 \(ratio(p50, c50)), p99 \(ratio(p99, c99))")
+            fanout.append((clients, p50, p99, c50, c99))
         }
-        latencies.sort()
-        say("\(label): recorded pace, latency frame in → line read: p50 \(percentile(latencies, 0.5)) µs, p99 \(percentile(latencies, 0.99)) µs, max \(latencies.last ?? 0) µs (\(latencies.count) samples)")
+        if clients == 1 && !stalled {
+            let cpu = cpuPerFrame.sorted()[cpuPerFrame.count / 2]
+            say("1 client: daemon CPU at the recorded pace \(String(format: "%.1f", cpu)) µs per frame (event-loop thread, \(bench.steps.count) frames)\(of)")
+        }
 
-        if clients == 10 && !stalled {
+        if clients == 10 && !stalled && !fanoutOnly {
             let cpu0 = cpuSeconds()
             usleep(3_000_000)
             say("10 clients, idle 3 s: \(String(format: "%.4f", cpuSeconds() - cpu0)) s CPU")
         }
         try await bench.stop()
     }
-    if !quick { try await abuse(recording) }
+    if !fanout.isEmpty {
+        say("fan-out at the recorded pace, strokes vs c_fanout.c (same schedule, same run), µs:")
+        say("  clients  strokes p50  C p50  ratio  strokes p99  C p99  ratio")
+        for f in fanout {
+            func pad(_ v: Any, _ w: Int) -> String { let t = "\(v)"; return String(repeating: " ", count: max(0, w - t.count)) + t }
+            say("  \(pad(f.clients, 7))  \(pad(f.p50, 11))  \(pad(f.c50, 5))  \(pad(ratio(f.p50, f.c50), 5))  \(pad(f.p99, 11))  \(pad(f.c99, 5))  \(pad(ratio(f.p99, f.c99), 5))")
+        }
+    }
+    if !quick && !fanoutOnly { try await abuse(recording) }
 }
+
+func ratio(_ a: Int64, _ b: Int64) -> String { b > 0 ? String(format: "%.2f×", Double(a) / Double(b)) : "-" }
 
 extension Bench {
     func stop() async throws {

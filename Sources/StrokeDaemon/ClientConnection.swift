@@ -52,7 +52,10 @@ final class ClientConnection {
     let id: UInt64
     let channel: Channel
     var peer: PeerCredentials?
-    var subscription: ClientRequest.Subscription?
+    var subscription: ClientRequest.Subscription? {
+        didSet { typeFilter = TypeFilter(subscription?.events) }
+    }
+    private var typeFilter = TypeFilter(nil)
     var queue: ClientQueue<Outgoing>
     var sent: UInt64 = 0
     /// Since when the client's socket has taken nothing while messages wait for it (nil while it
@@ -78,12 +81,7 @@ final class ClientConnection {
     func wants(_ b: Broadcast) -> Bool {
         guard let sub = subscription else { return false }
         if let devices = sub.devices, !devices.contains(b.device.rawValue) { return false }
-        if let types = sub.events {
-            if !types.contains(b.typeName) { return false }
-        } else if b.isHover {
-            return false  // hover is never part of the default subscription
-        }
-        return true
+        return typeFilter.passes(b)
     }
 
     /// Queues a message; false when the client has fallen too far behind and must go. A stream

@@ -68,6 +68,8 @@ public final class Daemon: Sendable {
     private let _hub: NIOLoopBoundBox<Hub>
     private let _clients: NIOLoopBoundBox<[UInt64: ClientConnection]>
     private let _batch: NIOLoopBoundBox<[Broadcast]>
+    /// `publish`'s shared lines, kept to reuse the array's storage.
+    private let _outgoing: NIOLoopBoundBox<[Outgoing]>
     private let _state: NIOLoopBoundBox<State>
 
     public struct Settings: Sendable {
@@ -96,6 +98,7 @@ public final class Daemon: Sendable {
         _hub = .makeBoxSendingValue(Hub(historyLimit: settings.historyLimit, resumeLimit: settings.resumeLimit), eventLoop: loop)
         _clients = .makeBoxSendingValue([:], eventLoop: loop)
         _batch = .makeBoxSendingValue([], eventLoop: loop)
+        _outgoing = .makeBoxSendingValue([], eventLoop: loop)
         _state = .makeBoxSendingValue(State(), eventLoop: loop)
     }
 
@@ -153,27 +156,41 @@ public final class Daemon: Sendable {
 
     func publish(_ messages: [Broadcast]) {
         guard !messages.isEmpty else { return }
-        var outgoing: [Outgoing] = []  // made once, for the first subscriber
+        // The hot path, once per frame: the settings read once, the shared lines made once (for
+        // the first subscriber) into an array kept between publishes, and the bytes every client
+        // holds summed in the same pass that feeds them (not in a second pass over all clients).
+        let limits = settings.queue
+        var outgoing = _outgoing.value
+        _outgoing.value = []  // the local copy is then the storage's only owner: no copy on append
         let now = NIODeadline.now()
-        for client in clients.values where client.subscription != nil {
-            if outgoing.isEmpty { outgoing = messages.map(Outgoing.shared) }
+        var total = 0
+        for client in clients.values {
+            guard client.subscription != nil else {
+                total += client.queue.bytes
+                continue
+            }
+            if outgoing.isEmpty { outgoing.append(contentsOf: messages.lazy.map(Outgoing.shared)) }
             var ok = true
-            for (m, out) in zip(messages, outgoing) where client.wants(m) {
-                if !client.enqueue(out) {
+            for i in messages.indices where client.wants(messages[i]) {
+                if !client.enqueue(outgoing[i]) {
                     ok = false
                     break
                 }
             }
             if ok {
                 client.pump()
-                if let since = client.stalledSince, now - since > settings.queue.disconnectAfterStall {
+                if let since = client.stalledSince, now - since > limits.disconnectAfterStall {
                     disconnectSlow(client, why: "its socket took nothing for \((now - since).nanoseconds / 1_000_000) ms")
+                } else {
+                    total += client.queue.bytes
                 }
             } else {
                 disconnectSlow(client, why: "its queue is full")
             }
         }
-        enforceTotalQueuedBytes()
+        outgoing.removeAll(keepingCapacity: true)  // the lines' buffers are the clients' now
+        _outgoing.value = outgoing
+        if total > limits.totalBytes { enforceTotalQueuedBytes() }
     }
 
     /// Disconnects a client that does not keep up (`goodbye` reason `slowClient`).

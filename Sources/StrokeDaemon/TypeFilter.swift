@@ -1,0 +1,35 @@
+import StrokeTracker
+
+/// A subscription's `events` as one flag per message type (`Broadcast.typeName`), made once when
+/// the client subscribes, so that filtering a message for every client of every frame hashes no
+/// string. Without `events`: every type but `hover`, which a client must ask for.
+struct TypeFilter {
+    private var began, moved, ended, cancelled, hover, deviceAdded, deviceRemoved: Bool
+
+    init(_ events: Set<String>?) {
+        func has(_ name: String) -> Bool { events?.contains(name) ?? (name != "hover") }
+        began = has(StrokeEvent.Kind.began.name)
+        moved = has(StrokeEvent.Kind.moved.name)
+        ended = has(StrokeEvent.Kind.ended.name)
+        cancelled = has("cancelled")
+        hover = has("hover")
+        deviceAdded = has("deviceAdded")
+        deviceRemoved = has("deviceRemoved")
+    }
+
+    /// Whether `b`'s type is one the subscription asked for.
+    func passes(_ b: Broadcast) -> Bool {
+        switch b.kind {
+        case .stroke(let e):
+            switch e.kind {
+            case .began: return began
+            case .moved: return moved
+            case .ended: return ended
+            case .cancelled: return cancelled
+            case .hover: return hover
+            }
+        case .deviceAdded: return deviceAdded
+        case .deviceRemoved: return deviceRemoved
+        }
+    }
+}
