@@ -2,13 +2,6 @@ import InputCore
 import MultitouchDecoder
 import StrokeTracker
 
-/// A stream line, encoded once for every client, and the UTF-8 offset in it where a slow client's
-/// `,"merged":n` goes (right after `seq` on a `moved`, after `phase` on a hover `motion`).
-public struct EncodedEvent: Sendable {
-    public var line: String
-    public var mergedOffset: Int
-}
-
 extension StrokeEvent {
     /// The event as one line of the wire protocol (docs/protocol.md, "Stroke events"), without the
     /// trailing newline. `extra` fields (such as the daemon's `seq`) come right after `type`.
@@ -22,17 +15,10 @@ extension StrokeEvent {
         return w.finish()
     }
 
-    /// The event as the daemon streams it: with `seq` (none for hover), and where a slow client's
-    /// `"merged":n` goes, so a merged copy is built from the two halves of the line
-    /// (docs/protocol.md, "Slow clients").
-    public func encoded(geometry: DeviceGeometry, seq: UInt64?) -> EncodedEvent {
-        var w = JSONWriter()
-        let offset = encode(geometry: geometry, seq: seq, into: &w)
-        return EncodedEvent(line: String(decoding: w.bytes, as: UTF8.self), mergedOffset: offset)
-    }
-
-    /// What `encoded(geometry:seq:)` writes, into a writer the caller reuses: `w` is reset, then
-    /// holds the closed object (no newline). Returns the byte offset where `,"merged":n` belongs.
+    /// The event as the daemon streams it, with `seq` (none for hover), into a writer the caller
+    /// reuses: `w` is reset, then holds the closed object (no newline). Returns the byte offset
+    /// where a slow client's `,"merged":n` goes, so a merged copy is built from the two halves of
+    /// the line (docs/protocol.md, "Slow clients").
     /// Allocates nothing once `w` has grown to the longest line.
     public func encode(geometry: DeviceGeometry, seq: UInt64?, into w: inout JSONWriter) -> Int {
         w.reset()
