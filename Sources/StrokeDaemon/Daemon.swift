@@ -69,7 +69,6 @@ public final class Daemon: Sendable {
     private let _clients: NIOLoopBoundBox<[UInt64: ClientConnection]>
     private let _batch: NIOLoopBoundBox<[Broadcast]>
     /// `publish`'s shared lines, kept to reuse the array's storage.
-    private let _outgoing: NIOLoopBoundBox<[Outgoing]>
     private let _state: NIOLoopBoundBox<State>
 
     public struct Settings: Sendable {
@@ -98,7 +97,6 @@ public final class Daemon: Sendable {
         _hub = .makeBoxSendingValue(Hub(historyLimit: settings.historyLimit, resumeLimit: settings.resumeLimit), eventLoop: loop)
         _clients = .makeBoxSendingValue([:], eventLoop: loop)
         _batch = .makeBoxSendingValue([], eventLoop: loop)
-        _outgoing = .makeBoxSendingValue([], eventLoop: loop)
         _state = .makeBoxSendingValue(State(), eventLoop: loop)
     }
 
@@ -156,12 +154,10 @@ public final class Daemon: Sendable {
 
     func publish(_ messages: [Broadcast]) {
         guard !messages.isEmpty else { return }
-        // The hot path, once per frame: the settings read once, the shared lines made once (for
-        // the first subscriber) into an array kept between publishes, and the bytes every client
-        // holds summed in the same pass that feeds them (not in a second pass over all clients).
+        // The hot path, once per frame: the settings read once, each line's bytes the ones `Hub`
+        // made for every client (`Outgoing.shared`), and the bytes every client holds summed in
+        // the same pass that feeds them (not in a second pass over all clients).
         let limits = settings.queue
-        var outgoing = _outgoing.value
-        _outgoing.value = []  // the local copy is then the storage's only owner: no copy on append
         let now = NIODeadline.now()
         var total = 0
         for client in clients.values {
@@ -169,10 +165,9 @@ public final class Daemon: Sendable {
                 total += client.queue.bytes
                 continue
             }
-            if outgoing.isEmpty { outgoing.append(contentsOf: messages.lazy.map(Outgoing.shared)) }
             var ok = true
-            for i in messages.indices where client.wants(messages[i]) {
-                if !client.enqueue(outgoing[i]) {
+            for m in messages where client.wants(m) {
+                if !client.enqueue(.shared(m)) {
                     ok = false
                     break
                 }
@@ -188,8 +183,6 @@ public final class Daemon: Sendable {
                 disconnectSlow(client, why: "its queue is full")
             }
         }
-        outgoing.removeAll(keepingCapacity: true)  // the lines' buffers are the clients' now
-        _outgoing.value = outgoing
         if total > limits.totalBytes { enforceTotalQueuedBytes() }
     }
 
