@@ -65,7 +65,7 @@ struct Normalizer {
             h.device = 0
             h.point.time = 0
             message = .hover(h)
-        case .hello, .reply, .error, .snapshot, .deviceAdded, .deviceRemoved, .goodbye, .replayEnded, .unknown: break
+        case .hello, .reply, .error, .snapshot, .deviceAdded, .deviceRemoved, .gesture, .goodbye, .replayEnded, .unknown: break
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

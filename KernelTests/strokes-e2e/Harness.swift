@@ -153,6 +153,7 @@ struct Received {
         switch message {
         case .stroke(let e): return Int64(e.device)
         case .hover(let h): return Int64(h.device)
+        case .gesture(let g): return Int64(g.device)
         case .deviceAdded(let d): return Int64(d.device.device)
         case .deviceRemoved(let d): return Int64(d.device)
         case .hello, .reply, .error, .snapshot, .goodbye, .replayEnded, .unknown: return nil

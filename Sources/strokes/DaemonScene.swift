@@ -74,7 +74,7 @@ enum DaemonScene {
                 deadline = .now
             case .stroke(let event):
                 collector.apply(event)
-            case .hello, .hover, .deviceRemoved, .replayEnded, .unknown: break
+            case .hello, .hover, .gesture, .deviceRemoved, .replayEnded, .unknown: break
             }
         }
         guard historyDone else { throw LineSocket.Error(message: "closed the connection before answering") }

@@ -70,7 +70,7 @@ enum WatchFormat {
         case .snapshot(let s): return "snapshot: \(s.strokes.count) stroke(s) in progress"
         case .goodbye(let g): return "goodbye: \(g.reason)"
         case .error(let e): return "error: \(e.error): \(e.message)"
-        case .reply, .hover, .replayEnded, .unknown: return nil
+        case .reply, .hover, .gesture, .replayEnded, .unknown: return nil
         }
     }
 }

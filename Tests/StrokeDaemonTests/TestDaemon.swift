@@ -150,7 +150,7 @@ final class TestClient {
             let m = try message()
             switch m {
             case .reply, .error, .goodbye: return m
-            case .hello, .snapshot, .stroke, .hover, .deviceAdded, .deviceRemoved, .replayEnded, .unknown: continue
+            case .hello, .snapshot, .stroke, .hover, .gesture, .deviceAdded, .deviceRemoved, .replayEnded, .unknown: continue
             }
         }
     }

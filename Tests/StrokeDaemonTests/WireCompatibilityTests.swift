@@ -6,16 +6,37 @@ import Testing
 /// reasons and codes it does not know; and `Request` says what the daemon's parser reads.
 @Suite struct WireCompatibilityTests {
     @Test func anUnknownTypeIsKeptWhole() throws {
-        let line = #"{"type":"gesture","seq":9,"fingers":[1,2],"name":"pinch"}"#
+        let line = #"{"type":"flick","seq":9,"fingers":[1,2],"name":"pinch"}"#
         guard case .unknown(let type, let raw) = try ServerMessage(line: line) else {
             Issue.record("decoded as a known type")
             return
         }
-        #expect(type == "gesture")
+        #expect(type == "flick")
         #expect(raw["fingers"] == .array([.integer(1), .integer(2)]))
         #expect(try WireCheck.problem(line)?.contains("unknown") == true)
         let again = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(ServerMessage(line: line)))
         #expect(again == raw)
+    }
+
+    /// The gesture type's keys (docs/protocol.md, "Gesture events") decode and re-encode to the
+    /// same object; unknown kinds, phases, directions and edges are kept.
+    @Test func aGestureRoundTrips() throws {
+        let line = #"{"type":"gesture","gesture":3,"kind":"swipe","phase":"end","device":1,"time":812,"fingers":4,"strokes":[5,6,7,8],"x":410.5,"y":220.25,"nx":0.51,"ny":0.46,"mmX":120.5,"mmY":60.25,"duration":350000,"dnx":0.01,"dny":0.3,"dmmX":2.5,"dmmY":61,"direction":"down","velocity":240.5,"normalizedVelocity":1.2}"#
+        guard case .gesture(let g) = try ServerMessage(line: line) else {
+            Issue.record("not decoded as a gesture")
+            return
+        }
+        #expect(g.kind == .swipe && g.phase == .end && g.direction == .down && g.strokes == [5, 6, 7, 8])
+        #expect(g.edge == nil && g.scale == nil && g.angle == nil && g.mmX == 120.5)
+        #expect(ServerMessage.gesture(g).seq == nil && ServerMessage.gesture(g).type == "gesture")
+        let raw = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+        let again = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(ServerMessage(line: line)))
+        #expect(again == raw)
+
+        let odd = #"{"type":"gesture","gesture":4,"kind":"lasso","phase":"paused","device":1,"time":1,"fingers":1,"strokes":[],"x":0,"y":0,"nx":0,"ny":0,"duration":0,"direction":"inward","edge":"corner"}"#
+        guard case .gesture(let o) = try ServerMessage(line: odd) else { return }
+        #expect(o.kind == .unknown("lasso") && o.phase == .unknown("paused"))
+        #expect(o.direction == .unknown("inward") && o.edge == .unknown("corner"))
     }
 
     @Test func unknownKeysAreIgnored() throws {

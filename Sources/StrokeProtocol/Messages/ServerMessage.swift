@@ -25,6 +25,8 @@ public enum ServerMessage: Codable, Sendable, Hashable {
     /// `began`, `moved`, `ended`, `cancelled`.
     case stroke(StrokeMessage)
     case hover(HoverMessage)
+    /// Only to clients that ask for `gesture` (feature `gestures`).
+    case gesture(GestureMessage)
     case deviceAdded(DeviceAdded)
     case deviceRemoved(DeviceRemoved)
     case goodbye(Goodbye)
@@ -47,6 +49,7 @@ public enum ServerMessage: Codable, Sendable, Hashable {
         case .snapshot: "snapshot"
         case .stroke(let e): e.kind.rawValue
         case .hover: "hover"
+        case .gesture: "gesture"
         case .deviceAdded: "deviceAdded"
         case .deviceRemoved: "deviceRemoved"
         case .goodbye: "goodbye"
@@ -61,7 +64,7 @@ public enum ServerMessage: Codable, Sendable, Hashable {
         case .stroke(let e): e.seq
         case .deviceAdded(let d): d.seq
         case .deviceRemoved(let d): d.seq
-        case .hello, .reply, .error, .snapshot, .hover, .goodbye, .replayEnded, .unknown: nil
+        case .hello, .reply, .error, .snapshot, .hover, .gesture, .goodbye, .replayEnded, .unknown: nil
         }
     }
 
@@ -74,6 +77,7 @@ public enum ServerMessage: Codable, Sendable, Hashable {
         case "snapshot": self = .snapshot(try Snapshot(from: decoder))
         case "began", "moved", "ended", "cancelled": self = .stroke(try StrokeMessage(from: decoder))
         case "hover": self = .hover(try HoverMessage(from: decoder))
+        case "gesture": self = .gesture(try GestureMessage(from: decoder))
         case "deviceAdded": self = .deviceAdded(try DeviceAdded(from: decoder))
         case "deviceRemoved": self = .deviceRemoved(try DeviceRemoved(from: decoder))
         case "goodbye": self = .goodbye(try Goodbye(from: decoder))
@@ -90,6 +94,7 @@ public enum ServerMessage: Codable, Sendable, Hashable {
         case .snapshot(let m): try m.encode(to: encoder)
         case .stroke(let m): try m.encode(to: encoder)
         case .hover(let m): try m.encode(to: encoder)
+        case .gesture(let m): try m.encode(to: encoder)
         case .deviceAdded(let m): try m.encode(to: encoder)
         case .deviceRemoved(let m): try m.encode(to: encoder)
         case .goodbye(let m): try m.encode(to: encoder)
