@@ -9,7 +9,8 @@
 //   floor `c_fanout.c` (from `../shared/peers` or `$STROKES_PEERS`, built here with gcc; skipped
 //   with a note when absent) on the schedule the round just played (each frame's recorded time and
 //   its message count), for the same number of clients: strokes and C p50 / p99 and their ratios;
-//   with 1 client, the daemon's CPU per frame (its event-loop thread's getrusage over the round);
+//   with 1 client, the daemon's CPU per frame (its event-loop thread's getrusage over the round)
+//   beside the C peer's writer thread's (its scheduler time, from /proc) on the same schedule;
 //   `--fanout` runs only this and the flat-out figures;
 // - at the recorded pace: latency from the frame entering the daemon (before decoding) to each
 //   client having read the resulting line, p50 / p99 / max over every (event, client) pair;
@@ -206,29 +207,47 @@ struct CFanout {
         return CFanout(binary: binary)
     }
 
-    /// p50 and p99 in µs, from the peer's own output line.
-    func run(schedule: [(time: Int64, count: Int)], clients: Int) -> (p50: Int64, p99: Int64)? {
+    /// p50 and p99 in µs, from the peer's own output line, and the CPU its writer thread (the
+    /// process's main thread: it sleeps until each frame is due, formats the frame's lines and
+    /// writes them to every client, as the daemon's event-loop thread does) used, in µs.
+    func run(schedule: [(time: Int64, count: Int)], clients: Int) -> (p50: Int64, p99: Int64, writerCPU: Int64?)? {
         let file = binary + ".schedule"
         let text = schedule.map { "\($0.time) \($0.count)\n" }.joined()
         guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8)) else { return nil }
         defer { unlink(file) }
-        guard let out = CFanout.run([binary, file, String(clients)]) else { return nil }
+        var writerCPU: Int64?
+        guard let out = CFanout.run([binary, file, String(clients)], sampling: { writerCPU = $0 }) else { return nil }
         func value(after key: String) -> Int64? {
             guard let r = out.range(of: key) else { return nil }
             return Int64(out[r.upperBound...].prefix(while: { $0.isNumber }))
         }
         guard let p50 = value(after: "p50 "), let p99 = value(after: "p99 ") else { return nil }
-        return (p50, p99)
+        return (p50, p99, writerCPU)
     }
 
-    /// Runs a command (found on PATH); its standard output, nil when it fails.
-    static func run(_ argv: [String]) -> String? {
+    /// Runs a command (found on PATH); its standard output, nil when it fails. `sampling`, when
+    /// given, gets the main thread's time on CPU (µs, `/proc/PID/task/PID/schedstat`: the
+    /// scheduler's nanosecond count, not tick-sampled) every 10 ms while the command runs; the last
+    /// sample is at most 10 ms before it exits (after its last frame the peer only joins its
+    /// readers and sorts their latencies).
+    static func run(_ argv: [String], sampling: ((Int64) -> Void)? = nil) -> String? {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = argv
+        process.executableURL = URL(fileURLWithPath: argv[0].hasPrefix("/") ? argv[0] : "/usr/bin/env")
+        process.arguments = argv[0].hasPrefix("/") ? Array(argv.dropFirst()) : argv
         let pipe = Pipe()
         process.standardOutput = pipe
         do { try process.run() } catch { return nil }
+        if let sampling {
+            let path = "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/schedstat"
+            while process.isRunning {
+                if let text = try? String(contentsOfFile: path, encoding: .utf8),
+                    let ns = Int64(text.prefix(while: { $0.isNumber }))
+                {
+                    sampling(ns / 1000)
+                }
+                usleep(10_000)
+            }
+        }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { return nil }
@@ -366,6 +385,7 @@ func run() async throws {
         var cpuPerFrame: [Double] = []
         var c50s: [Int64] = []
         var c99s: [Int64] = []
+        var cCPUPerFrame: [Double] = []
         var samples = 0
         var from = total
         for _ in 0..<rounds {
@@ -392,6 +412,7 @@ func run() async throws {
             if !stalled, let peer, let c = peer.run(schedule: bench.schedule, clients: clients) {
                 c50s.append(c.p50)
                 c99s.append(c.p99)
+                if let cpu = c.writerCPU { cCPUPerFrame.append(Double(cpu) / Double(bench.schedule.count)) }
             }
         }
         let (p50, p99) = (median(p50s), median(p99s))
@@ -405,6 +426,10 @@ func run() async throws {
         if clients == 1 && !stalled {
             let cpu = cpuPerFrame.sorted()[cpuPerFrame.count / 2]
             say("1 client: daemon CPU at the recorded pace \(String(format: "%.1f", cpu)) µs per frame (event-loop thread, \(bench.steps.count) frames)\(of)")
+            if !cCPUPerFrame.isEmpty {
+                let c = cCPUPerFrame.sorted()[cCPUPerFrame.count / 2]
+                say("1 client: c_fanout writer thread, same schedule: \(String(format: "%.1f", c)) µs per frame (\(bench.schedule.count) frames); strokes / C: \(String(format: "%.2f×", cpu / c))")
+            }
         }
 
         if clients == 10 && !stalled && !fanoutOnly {
