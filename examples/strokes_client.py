@@ -65,6 +65,17 @@ def main():
                 reason = f" ({msg['reason']})" if kind == "cancelled" else ""
                 print(f"stroke {msg['stroke']} {kind}{reason}: {len(polyline)} points", flush=True)
             if args.strokes and finished["ended"] + finished["cancelled"] >= args.strokes:
+                # A merged moved goes to the end of the daemon's queue, after messages numbered
+                # above the ones it stands for: stop the stream and read what is still queued
+                # (everything before the reply), so every number up to the last is accounted for.
+                send({"id": 2, "request": "unsubscribe"})
+                for raw in stream:
+                    msg = json.loads(raw)
+                    if msg.get("type") == "reply" and msg.get("id") == 2:
+                        break
+                    if "seq" in msg and msg.get("type") != "snapshot":
+                        last_seq = msg["seq"]
+                        accounted += 1 + msg.get("merged", 0)
                 break
         elif kind == "goodbye":
             break
