@@ -46,7 +46,7 @@ extension DaemonProcessTests {
         try next.run()
         defer { if next.isRunning { kill(next.processIdentifier, SIGKILL) } }
         var served = false
-        for _ in 0..<500 where next.isRunning && !served {
+        for _ in 0..<1500 where next.isRunning && !served {
             served = (try? ping(first.socketPath)) == true
             if !served { usleep(20_000) }
         }
