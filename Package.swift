@@ -132,7 +132,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ReplayTests",
-            dependencies: ["StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeTracker", "MultitouchDecoder", "Evdev"],
+            dependencies: [
+                "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeTracker", "MultitouchDecoder", "Evdev", "GestureRecognizer",
+            ],
             resources: [.copy("Fixtures"), .copy("Golden")]
         ),
         .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient", "StrokeProtocol"]),

@@ -71,16 +71,43 @@ public struct GestureRecognizer: Sendable {
 
     /// One frame's stroke events (those of other devices and hover events are skipped), at the
     /// frame's `time`: first lets time pass to `time`, then applies the events.
+    ///
+    /// A frame that lifts fingers and puts others down is taken as the lifts, then the downs: a
+    /// sequence whose last finger lifts ends before the new finger begins another. That is what
+    /// a touch jump is (the tracker ends a contact that leapt and begins a new stroke in the same
+    /// frame: a fast drumroll on a touchpad that reports one contact for two alternating
+    /// fingers), and what a finger lifting as another lands is.
     public mutating func process(
         _ events: some Collection<StrokeEvent>, time: Timestamp, ids: inout UInt64, into out: inout [Gesture]
     ) {
         guard enabled else { return }
         advance(to: time, ids: &ids, into: &out)
         var change = FrameChange()
+        var downs = false
         for e in events where e.device == device {
-            apply(e, to: &change)
+            if case .began = e.kind {
+                downs = true
+            } else if index(of: e.stroke) != nil {
+                apply(e, to: &change)
+            }
         }
-        guard change.any else { return }
+        if change.any { frame(change, time: time, ids: &ids, into: &out) }
+        guard downs else { return }
+        let known = contacts.count
+        change = FrameChange()
+        for e in events where e.device == device {
+            // The new strokes' events only: a stroke may begin and end in one frame (a tap
+            // shorter than a frame).
+            if case .began = e.kind {
+                apply(e, to: &change)
+            } else if let i = index(of: e.stroke), i >= known {
+                apply(e, to: &change)
+            }
+        }
+        frame(change, time: time, ids: &ids, into: &out)
+    }
+
+    private mutating func frame(_ change: FrameChange, time: Timestamp, ids: inout UInt64, into out: inout [Gesture]) {
         step(change, time: time, ids: &ids, into: &out)
         if contacts.allSatisfy({ !$0.down }) {
             contacts.removeAll(keepingCapacity: true)

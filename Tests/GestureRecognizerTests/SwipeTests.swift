@@ -90,7 +90,8 @@ import Testing
         s.at(0, .down(1, 50, 50))
         s.at(20, .move(1, 55, 50))
         #expect(s.at(120, .move(1, 58, 50)).summary == ["swipe begin"])
-        #expect(s.at(140, .move(1, 60, 50), .down(2, 100, 50)).summary == ["swipe end"])
+        // The frame's move first, then the finger that landed.
+        #expect(s.at(140, .move(1, 60, 50), .down(2, 100, 50)).summary == ["swipe update", "swipe end"])
         #expect(s.out.last?.fingers == 1)
         #expect(s.at(160, .move(2, 110, 50)) == [] && s.at(180, .up(1, 60, 50), .up(2, 110, 50)) == [])
     }
