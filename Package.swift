@@ -93,6 +93,7 @@ let package = Package(
             name: "strokes-bench",
             dependencies: [
                 "CMallocCounter", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline", "StrokeProtocol", "InputCore",
+                "GestureRecognizer",
             ],
             path: "Benchmarks/strokes-bench"
         ),
