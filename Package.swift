@@ -158,6 +158,7 @@ let package = Package(
             name: "StrokeDaemonTests",
             dependencies: [
                 "StrokeDaemon", "StrokeClient", "StrokeProtocol", "StrokeTracker", "StrokeRecording", "StrokeReplay", "InputCore",
+                "GestureRecognizer",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -75,8 +75,8 @@ import Testing
         let d = try await TestDaemon(recording: recording, name: "rest.evemu")
         let c = try d.connect()
         _ = try c.subscribe(["events": ["gesture"]])
+        // The timer is armed now (under load it may have fired already: not asserted).
         try await d.advance(1)
-        #expect(try await d.onLoop { $0.gestureTimers.count } == 1)
         let begin = try #require(try c.read(1, timeout: 5).first)
         guard case .gesture(let g) = try ServerMessage(line: begin) else { throw LineSocket.Error(message: begin) }
         #expect(g.kind == .hold && g.phase == .begin && g.time == 400_001 && g.fingers == 1)
