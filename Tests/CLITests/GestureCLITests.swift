@@ -33,4 +33,25 @@ import Testing
         #expect(!text.contains("moved"), "--no-moves still leaves moves out")
         #expect(text.hasSuffix("goodbye: shutdown\n"))
     }
+
+    /// `gestures:` of the configuration applies to a served recording too.
+    @Test func theConfigurationTurnsGesturesOffForAServedRecording() throws {
+        let config = NSTemporaryDirectory() + "strokes-gestures-\(UUID().uuidString.prefix(8)).yaml"
+        try "gestures:\n  devices:\n    - {match: \"name:Atmel*\", enabled: false}\n".write(toFile: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let daemon = try DaemonProcessTests.RunningDaemon(
+            ["--loop", "--config", config], recording: "03-atmel-maxtouch-touchscreen-4finger-drag.evemu")
+        let watch = Process()
+        watch.executableURL = CLI.binary
+        watch.arguments = ["watch", "--socket", daemon.socketPath, "--gestures", "--no-moves"]
+        let out = Pipe()
+        watch.standardOutput = out
+        try watch.run()
+        usleep(1_500_000)
+        #expect(daemon.stop() == 0)
+        #expect(waitForExit(watch, seconds: 20))
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("\nended     stroke "), "\(text.prefix(500))\n\(daemon.log)")
+        #expect(!text.contains("gesture"))
+    }
 }
