@@ -6,8 +6,8 @@ extension GestureRecognizer {
     ///
     /// - `idle` → finger down → `possible`
     /// - `possible` → a finger past the touch slop → `moving`; the hold timeout → `holding`;
-    ///   the last finger up → tap (and maybe double tap) → `idle`; a cancelled stroke, a finger
-    ///   down after one lifted, or too many fingers → `done`
+    ///   the last finger up → tap (and maybe double tap) → `idle`; a cancelled or adopted stroke,
+    ///   a finger down after one lifted, or too many fingers → `done`
     /// - `moving` → once `settleTime` has passed since the last finger down (or as a finger
     ///   lifts), the centroid past the swipe distance, or the span or angle past theirs →
     ///   `active` (`begin`); a finger up, or a cancelled stroke → `done`
@@ -49,9 +49,9 @@ extension GestureRecognizer {
             lastTap = lastTap.flatMap { time.microseconds - $0.liftedAt.microseconds <= configuration.doubleTapTimeout ? $0 : nil }
             reanchor(time)
             state = .possible(lifted: false)
-            step(FrameChange(moved: f.moved, lifted: f.lifted, cancelled: f.cancelled), time: time, ids: &ids, into: &out)
+            step(FrameChange(moved: f.moved, lifted: f.lifted, cancelled: f.cancelled, adopted: f.adopted), time: time, ids: &ids, into: &out)
         case .possible(let lifted):
-            if f.cancelled || (f.added && lifted) || contacts.count > configuration.maxFingers {
+            if f.cancelled || f.adopted || (f.added && lifted) || contacts.count > configuration.maxFingers {
                 return finish(down: down)
             }
             if f.added { reanchor(time) }
@@ -69,7 +69,7 @@ extension GestureRecognizer {
                 state = .idle
             }
         case .moving:
-            if f.cancelled || contacts.count > configuration.maxFingers { return finish(down: down) }
+            if f.cancelled || f.adopted || contacts.count > configuration.maxFingers { return finish(down: down) }
             if f.added {
                 reanchor(time)
                 return

@@ -1,4 +1,5 @@
 import InputCore
+import MultitouchDecoder
 import StrokeTracker
 
 /// Recognises gestures in one device's strokes (docs/gestures.md): tap, double tap, hold, swipe,
@@ -125,6 +126,9 @@ public struct GestureRecognizer: Sendable {
         var moved = false
         var lifted = false
         var cancelled = false
+        /// A stroke that was already down when decoding started (or resumed): its beginning was
+        /// not seen, so its sequence gives no gesture.
+        var adopted = false
         var any: Bool { added || moved || lifted || cancelled }
     }
 
@@ -133,6 +137,7 @@ public struct GestureRecognizer: Sendable {
         case .began:
             contacts.append(Contact(stroke: e.stroke, at: Position(e.point)))
             change.added = true
+            if e.flags.contains(.adopted) { change.adopted = true }
         case .moved:
             guard let i = index(of: e.stroke) else { return }
             contacts[i].now = Position(e.point)

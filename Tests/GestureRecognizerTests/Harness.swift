@@ -7,6 +7,8 @@ import StrokeTracker
 struct Script {
     enum Touch {
         case down(UInt64, Double, Double)
+        /// Already down when decoding started (`ContactFlags.adopted`).
+        case adopted(UInt64, Double, Double)
         case move(UInt64, Double, Double)
         case up(UInt64, Double, Double)
         case cancel(UInt64)
@@ -50,6 +52,7 @@ struct Script {
         for t in touches {
             switch t {
             case .down(let s, let x, let y): events.append(event(.began, s, x, y, time))
+            case .adopted(let s, let x, let y): events.append(event(.began, s, x, y, time, flags: .adopted))
             case .move(let s, let x, let y): events.append(event(.moved, s, x, y, time))
             case .up(let s, let x, let y): events.append(event(.ended, s, x, y, time))
             case .cancel(let s):
@@ -69,12 +72,14 @@ struct Script {
         return Array(out[before...])
     }
 
-    private mutating func event(_ kind: StrokeEvent.Kind, _ s: UInt64, _ x: Double, _ y: Double, _ time: Timestamp) -> StrokeEvent {
+    private mutating func event(
+        _ kind: StrokeEvent.Kind, _ s: UInt64, _ x: Double, _ y: Double, _ time: Timestamp, flags: ContactFlags = []
+    ) -> StrokeEvent {
         last[s] = (x, y)
         let sample = ContactSample(x: Int32((x * 10).rounded()), y: Int32((y * 10).rounded()))
         return StrokeEvent(
             kind: kind, stroke: StrokeID(rawValue: s), device: Script.device, frame: frame, slot: Int32(s % 10),
-            trackingID: Int32(s), point: StrokePoint(time: time, sample: sample, geometry: geometry), flags: [])
+            trackingID: Int32(s), point: StrokePoint(time: time, sample: sample, geometry: geometry), flags: flags)
     }
 
     /// `kind phase` of each step, for compact expectations.

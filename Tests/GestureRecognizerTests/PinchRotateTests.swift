@@ -77,7 +77,8 @@ extension Script.Touch {
     /// The same finger lifting where it is.
     var upForTests: Script.Touch {
         switch self {
-        case .down(let s, let x, let y), .move(let s, let x, let y), .up(let s, let x, let y): .up(s, x, y)
+        case .down(let s, let x, let y), .adopted(let s, let x, let y), .move(let s, let x, let y), .up(let s, let x, let y):
+            .up(s, x, y)
         case .cancel(let s): .cancel(s)
         }
     }

@@ -99,6 +99,21 @@ import Testing
         #expect(s.recognizer.deadline == nil)
     }
 
+    @Test func anAdoptedStrokeGivesNothing() {
+        var tap = Script()
+        tap.at(0, .adopted(1, 50, 50))
+        #expect(tap.recognizer.deadline == nil && tap.advance(1000) == [])
+        tap.at(1050, .up(1, 50, 50))
+        #expect(tap.summary == [])
+        var joined = Script()
+        joined.at(0, .down(1, 50, 50))
+        joined.at(10, .adopted(2, 70, 50))
+        joined.at(20, .up(1, 50, 50), .up(2, 70, 50))
+        #expect(joined.summary == [])
+        joined.at(500, .down(3, 50, 50))
+        #expect(joined.at(550, .up(3, 50, 50)).summary == ["tap end"], "the next sequence is seen whole")
+    }
+
     @Test func aTapShorterThanAFrame() {
         var s = Script()
         #expect(s.at(0, .down(1, 50, 50), .up(1, 50, 50)).summary == ["tap end"])

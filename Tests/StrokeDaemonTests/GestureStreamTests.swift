@@ -125,6 +125,23 @@ import Testing
         try await d.stop()
     }
 
+    /// The daemon stopping cancels every gesture under way, after the strokes' `cancelled`.
+    @Test func shutdownCancelsTheGestureUnderWay() throws {
+        let recording = try RecordingReader.read(path: TestDaemon.fixture(TestDaemon.fourFingers))
+        var hub = Hub(historyLimit: 16, resumeLimit: 16)
+        let (id, _) = try hub.addDevice(path: "test", description: recording.devices[0].description)
+        var frames = MergedFrames(RecordingStream(memory: recording, file: "03"))
+        var out: [Broadcast] = []
+        while let (_, input) = try frames.next() {
+            hub.process(input, device: id, into: &out)
+            if out.contains(where: { $0.line.contains(#""phase":"update""#) }) { break }
+        }
+        out.removeAll()
+        hub.cancelAll(reason: .shutdown, time: nil, into: &out)
+        #expect(out.map(\.typeName) == ["cancelled", "cancelled", "cancelled", "cancelled", "gesture"])
+        #expect(out.last?.line.contains(#""kind":"swipe","phase":"cancel""#) == true)
+    }
+
     @Test func theDefaultFilterLeavesGesturesOut() {
         let b = Broadcast(seq: 0, kind: .gesture, device: DeviceID(1), line: "{}")
         #expect(!TypeFilter(nil).passes(b))
