@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
         .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
         // Pure like the tracker: stroke events in, gesture steps out (docs/gestures.md).
-        .target(name: "GestureRecognizer", dependencies: ["InputCore", "StrokeTracker"]),
+        .target(name: "GestureRecognizer", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
         .target(name: "StrokeProtocol", dependencies: ["StrokeTracker", "GestureRecognizer"]),
         .target(name: "StrokePipeline", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
         .target(

@@ -12,7 +12,7 @@ let libraries: [Target] = [
     .target(name: "StrokeRecording", dependencies: ["InputCore", "SystemSupport", "Yams"]),
     .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
     .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
-    .target(name: "GestureRecognizer", dependencies: ["InputCore", "StrokeTracker"]),
+    .target(name: "GestureRecognizer", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
     .target(name: "StrokeProtocol", dependencies: ["StrokeTracker", "GestureRecognizer"]),
     .target(name: "StrokePipeline", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
     .target(name: "StrokeReplay", dependencies: ["InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline", "StrokeProtocol"]),
