@@ -143,7 +143,9 @@ let package = Package(
         // symlink) over every input a fuzzer once broke.
         .testTarget(
             name: "FuzzRegressionTests",
-            dependencies: ["StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore"],
+            dependencies: [
+                "StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore", "GestureRecognizer",
+            ],
             exclude: ["Regressions"]
         ),
         // The guest driver's model of the kernel's input core, checked on the host too.

@@ -17,11 +17,14 @@ let libraries: [Target] = [
     .target(name: "StrokePipeline", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
     .target(name: "StrokeReplay", dependencies: ["InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline", "StrokeProtocol"]),
     .target(name: "LibFuzzerDriver"),
-    .target(name: "Oracles", dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol"]),
+    .target(
+        name: "Oracles",
+        dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "GestureRecognizer"]
+    ),
 ]
 
 /// One executable per target name of `FuzzOracles.Target`.
-let fuzzTargets = ["evemu", "evtest", "libinput-record", "frames", "request"]
+let fuzzTargets = ["evemu", "evtest", "libinput-record", "frames", "request", "gestures"]
 
 let package = Package(
     name: "strokes-fuzz",
