@@ -42,7 +42,9 @@ let package = Package(
         .target(name: "StrokeRecording", dependencies: ["InputCore", "SystemSupport", "Yams"]),
         .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
         .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
-        .target(name: "StrokeProtocol", dependencies: ["StrokeTracker"]),
+        // Pure like the tracker: stroke events in, gesture steps out (docs/gestures.md).
+        .target(name: "GestureRecognizer", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
+        .target(name: "StrokeProtocol", dependencies: ["StrokeTracker", "GestureRecognizer"]),
         .target(name: "StrokePipeline", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
         .target(
             name: "StrokeReplay",
@@ -52,7 +54,7 @@ let package = Package(
             name: "StrokeDaemon",
             dependencies: [
                 "Evdev", "InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline",
-                "StrokeProtocol", "Yams", "SystemSupport",
+                "StrokeProtocol", "GestureRecognizer", "Yams", "SystemSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -75,7 +77,7 @@ let package = Package(
             name: "strokes",
             dependencies: [
                 "Evdev", "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeDaemon", "StrokeClient", "StrokeRender",
-                "SystemSupport",
+                "SystemSupport", "GestureRecognizer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -91,6 +93,7 @@ let package = Package(
             name: "strokes-bench",
             dependencies: [
                 "CMallocCounter", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline", "StrokeProtocol", "InputCore",
+                "GestureRecognizer",
             ],
             path: "Benchmarks/strokes-bench"
         ),
@@ -111,6 +114,13 @@ let package = Package(
             path: "KernelTests/strokes-e2e"
         ),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"]),
+        .testTarget(
+            name: "GestureRecognizerTests",
+            dependencies: [
+                "GestureRecognizer", "StrokeTracker", "StrokeProtocol", "StrokeReplay", "StrokeRecording", "MultitouchDecoder",
+                "InputCore",
+            ]
+        ),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCore"]),
         .testTarget(
             name: "SystemSupportTests",
@@ -123,7 +133,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ReplayTests",
-            dependencies: ["StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeTracker", "MultitouchDecoder", "Evdev"],
+            dependencies: [
+                "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeTracker", "MultitouchDecoder", "Evdev", "GestureRecognizer",
+            ],
             resources: [.copy("Fixtures"), .copy("Golden")]
         ),
         .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient", "StrokeProtocol"]),
@@ -131,7 +143,9 @@ let package = Package(
         // symlink) over every input a fuzzer once broke.
         .testTarget(
             name: "FuzzRegressionTests",
-            dependencies: ["StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore"],
+            dependencies: [
+                "StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore", "GestureRecognizer",
+            ],
             exclude: ["Regressions"]
         ),
         // The guest driver's model of the kernel's input core, checked on the host too.
@@ -146,6 +160,7 @@ let package = Package(
             name: "StrokeDaemonTests",
             dependencies: [
                 "StrokeDaemon", "StrokeClient", "StrokeProtocol", "StrokeTracker", "StrokeRecording", "StrokeReplay", "InputCore",
+                "GestureRecognizer",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

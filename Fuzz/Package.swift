@@ -12,15 +12,19 @@ let libraries: [Target] = [
     .target(name: "StrokeRecording", dependencies: ["InputCore", "SystemSupport", "Yams"]),
     .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
     .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
-    .target(name: "StrokeProtocol", dependencies: ["StrokeTracker"]),
+    .target(name: "GestureRecognizer", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
+    .target(name: "StrokeProtocol", dependencies: ["StrokeTracker", "GestureRecognizer"]),
     .target(name: "StrokePipeline", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
     .target(name: "StrokeReplay", dependencies: ["InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline", "StrokeProtocol"]),
     .target(name: "LibFuzzerDriver"),
-    .target(name: "Oracles", dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol"]),
+    .target(
+        name: "Oracles",
+        dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "GestureRecognizer"]
+    ),
 ]
 
 /// One executable per target name of `FuzzOracles.Target`.
-let fuzzTargets = ["evemu", "evtest", "libinput-record", "frames", "request"]
+let fuzzTargets = ["evemu", "evtest", "libinput-record", "frames", "request", "gestures"]
 
 let package = Package(
     name: "strokes-fuzz",

@@ -115,6 +115,8 @@ public struct DaemonService: Sendable {
         let replay = ReplaySource(
             daemon: daemon, recording: recording, path: path, speed: configuration.replaySpeed,
             loop: configuration.replayLoop)
+        let configuration = self.configuration
+        replay.gestures = { configuration.gestureConfiguration(path: $0, description: $1) }
         try replay.start()
         return replay
     }

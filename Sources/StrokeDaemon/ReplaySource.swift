@@ -1,5 +1,6 @@
 import Atomics
 import Dispatch
+import GestureRecognizer
 import InputCore
 import NIOCore
 import StrokeRecording
@@ -35,6 +36,9 @@ public final class ReplaySource: @unchecked Sendable {
     private let recording: Recording
     /// Called on the loop when the recording has played through (without `loop`).
     public var onFinished: (() -> Void)?
+    /// Each device's gesture thresholds, by its path (`replay:FILE`) and description: the
+    /// configuration's `gestures:`; set before `start()`.
+    public var gestures: (String, DeviceDescription) -> GestureConfiguration = { _, _ in GestureConfiguration() }
 
     /// - Parameters:
     ///   - speed: 1 is real time, 2 twice as fast; 0: as fast as the loop allows; negative:
@@ -58,7 +62,7 @@ public final class ReplaySource: @unchecked Sendable {
         daemon.loop.preconditionInEventLoop()
         for (i, d) in recording.devices.enumerated() {
             let name = recording.devices.count > 1 ? "replay:\(path)#\(i + 1)" : "replay:\(path)"
-            deviceIDs.append(try daemon.addDevice(path: name, description: d.description))
+            deviceIDs.append(try daemon.addDevice(path: name, description: d.description, gestures: gestures(name, d.description)))
         }
         guard !steps.isEmpty else { return }
         firstTime = steps[0].input.time.microseconds

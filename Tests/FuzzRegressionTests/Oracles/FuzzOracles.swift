@@ -16,7 +16,9 @@ import StrokeTracker
 ///   invariant (`InvariantPropertyTests`): every `began` is followed by exactly one `ended` or
 ///   `cancelled`, nothing refers to an unknown stroke, and what is live at the end is what the
 ///   tracker holds;
-/// - `request`: any line is a request or a named protocol error, the same one each time.
+/// - `request`: any line is a request or a named protocol error, the same one each time;
+/// - `gestures`: any finger sequence through a gesture recogniser keeps its invariant (every
+///   `begin` ends or is cancelled once: `GestureOracle.swift`).
 public enum FuzzOracles {
     public enum Target: String, CaseIterable, Sendable {
         case evemu
@@ -24,6 +26,8 @@ public enum FuzzOracles {
         case libinputRecord = "libinput-record"
         case frames
         case request
+        /// Gesture recognition (`GestureOracle.swift`).
+        case gestures
     }
 
     /// Runs `bytes` through `target`; returns what rule was broken, or nil.
@@ -34,6 +38,7 @@ public enum FuzzOracles {
         case .libinputRecord: return checkReader(bytes, format: .libinputRecord)
         case .frames: return checkFrames(bytes)
         case .request: return checkRequest(bytes)
+        case .gestures: return checkGestures(bytes)
         }
     }
 
