@@ -67,6 +67,9 @@ let package = Package(
             name: "StrokeClient",
             dependencies: ["StrokeProtocol", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
+        // `strokes gestures`: its configuration (YAML), rule matching, rate limits and the commands it
+        // would run, pure; the executable spawns them.
+        .target(name: "GestureActions", dependencies: ["StrokeProtocol", "Yams"]),
         .target(
             name: "StrokeRender",
             dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "StrokeTracker", "StrokeProtocol"]
@@ -75,7 +78,7 @@ let package = Package(
             name: "strokes",
             dependencies: [
                 "Evdev", "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeDaemon", "StrokeClient", "StrokeRender",
-                "SystemSupport",
+                "GestureActions", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -142,6 +145,7 @@ let package = Package(
             resources: [.copy("Golden")]
         ),
         .testTarget(name: "StrokeClientTests", dependencies: ["StrokeClient", "StrokeProtocol"]),
+        .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "StrokeProtocol"]),
         .testTarget(
             name: "StrokeDaemonTests",
             dependencies: [
