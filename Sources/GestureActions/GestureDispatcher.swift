@@ -4,7 +4,7 @@ import StrokeProtocol
 /// rate limit, the global one and `maxRunning`. Pure: the caller says what time it is and how
 /// many commands are still running, and carries out the decision.
 public struct GestureDispatcher: Sendable {
-    public let configuration: GestureConfiguration
+    public let configuration: GestureActionConfiguration
     private var ruleLimiters: [RateLimiter?]
     private var globalLimiter: RateLimiter?
 
@@ -20,7 +20,7 @@ public struct GestureDispatcher: Sendable {
         case busy(rule: String)
     }
 
-    public init(_ configuration: GestureConfiguration) {
+    public init(_ configuration: GestureActionConfiguration) {
         self.configuration = configuration
         ruleLimiters = configuration.rules.map { $0.limit.map(RateLimiter.init) }
         globalLimiter = configuration.limit.map(RateLimiter.init)

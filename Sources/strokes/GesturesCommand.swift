@@ -46,9 +46,9 @@ struct GesturesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try configurationPath()
-        let configuration: GestureConfiguration
+        let configuration: GestureActionConfiguration
         do {
-            configuration = try GestureConfiguration.parse(try Self.read(path), file: path)
+            configuration = try GestureActionConfiguration.parse(try Self.read(path), file: path)
         } catch {
             printError("\(error)")
             throw Self.configError
@@ -69,7 +69,7 @@ struct GesturesCommand: AsyncParsableCommand {
 
     private func configurationPath() throws -> String {
         if let config { return config }
-        guard let path = GestureConfiguration.defaultPath(environment: ProcessInfo.processInfo.environment) else {
+        guard let path = GestureActionConfiguration.defaultPath(environment: ProcessInfo.processInfo.environment) else {
             printError("no configuration: neither XDG_CONFIG_HOME nor HOME is set; use --config FILE")
             throw Self.configError
         }
@@ -168,11 +168,11 @@ struct GesturesCommand: AsyncParsableCommand {
                 let n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0, retryOnInterrupt: true) }
                 if n == 0 { break }
                 bytes += chunk[0..<n]
-                if bytes.count > 1 << 20 { throw GestureConfigurationError(file: path, line: nil, message: "larger than 1 MiB") }
+                if bytes.count > 1 << 20 { throw GestureActionConfigurationError(file: path, line: nil, message: "larger than 1 MiB") }
             }
             return String(decoding: bytes, as: UTF8.self)
         } catch let error as Errno {
-            throw GestureConfigurationError(file: path, line: nil, message: "cannot read: \(error)")
+            throw GestureActionConfigurationError(file: path, line: nil, message: "cannot read: \(error)")
         }
     }
 }

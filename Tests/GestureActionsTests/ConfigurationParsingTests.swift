@@ -4,8 +4,8 @@ import StrokeProtocol
 import Testing
 
 @Suite struct ConfigurationParsingTests {
-    func parse(_ text: String) throws(GestureConfigurationError) -> GestureConfiguration {
-        try GestureConfiguration.parse(text, file: "g.yaml")
+    func parse(_ text: String) throws(GestureActionConfigurationError) -> GestureActionConfiguration {
+        try GestureActionConfiguration.parse(text, file: "g.yaml")
     }
 
     /// The error `text` gives, as printed.
@@ -103,7 +103,7 @@ import Testing
     @Test func theShippedExampleIsValid() throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("config/gestures.yaml").path
-        let config = try GestureConfiguration.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+        let config = try GestureActionConfiguration.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
         #expect(config.rules.count >= 4)
         #expect(config.rules.contains { $0.match.kind == .swipe && $0.match.fingers == [3] && $0.match.directions == [.left] })
         #expect(config.rules.contains { $0.match.kind == .hold })
@@ -155,24 +155,24 @@ import Testing
     }
 
     @Test func aMissingFileIsNotAParseError() throws {
-        #expect(GestureConfigurationError(file: "f", line: nil, message: "m").description == "f: m")
-        #expect(GestureConfigurationError(file: "f", line: 3, message: "m").description == "f:3: m")
+        #expect(GestureActionConfigurationError(file: "f", line: nil, message: "m").description == "f: m")
+        #expect(GestureActionConfigurationError(file: "f", line: 3, message: "m").description == "f:3: m")
     }
 
     @Test func theDefaultPathFollowsXDG() {
-        #expect(GestureConfiguration.defaultPath(environment: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]) == "/c/strokes/gestures.yaml")
-        #expect(GestureConfiguration.defaultPath(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/h"]) == "/h/.config/strokes/gestures.yaml")
-        #expect(GestureConfiguration.defaultPath(environment: ["HOME": "/h"]) == "/h/.config/strokes/gestures.yaml")
-        #expect(GestureConfiguration.defaultPath(environment: [:]) == nil)
+        #expect(GestureActionConfiguration.defaultPath(environment: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]) == "/c/strokes/gestures.yaml")
+        #expect(GestureActionConfiguration.defaultPath(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/h"]) == "/h/.config/strokes/gestures.yaml")
+        #expect(GestureActionConfiguration.defaultPath(environment: ["HOME": "/h"]) == "/h/.config/strokes/gestures.yaml")
+        #expect(GestureActionConfiguration.defaultPath(environment: [:]) == nil)
     }
 
     @Test func durations() {
-        #expect(RateLimit.microseconds(text: "500ms") == 500_000)
-        #expect(RateLimit.microseconds(text: "1.5s") == 1_500_000)
-        #expect(RateLimit.microseconds(text: "0s") == 0)
-        #expect(RateLimit.microseconds(text: "500") == nil)
-        #expect(RateLimit.microseconds(text: "-1s") == nil)
-        #expect(RateLimit.microseconds(text: "ms") == nil)
+        #expect(GestureRateLimit.microseconds(text: "500ms") == 500_000)
+        #expect(GestureRateLimit.microseconds(text: "1.5s") == 1_500_000)
+        #expect(GestureRateLimit.microseconds(text: "0s") == 0)
+        #expect(GestureRateLimit.microseconds(text: "500") == nil)
+        #expect(GestureRateLimit.microseconds(text: "-1s") == nil)
+        #expect(GestureRateLimit.microseconds(text: "ms") == nil)
     }
 }
 

@@ -100,14 +100,14 @@ import Testing
 }
 
 @Suite struct DispatcherTests {
-    func rule(_ name: String, _ match: GestureMatch, limit: RateLimit? = nil) -> GestureRule {
+    func rule(_ name: String, _ match: GestureMatch, limit: GestureRateLimit? = nil) -> GestureRule {
         GestureRule(name: name, match: match, action: .run([name]), limit: limit)
     }
 
     @Test func theFirstMatchingRuleWins() {
         var three = GestureMatch(kind: .swipe)
         three.fingers = [3]
-        let config = GestureConfiguration(rules: [rule("three", three), rule("any", GestureMatch(kind: .swipe))], limit: nil)
+        let config = GestureActionConfiguration(rules: [rule("three", three), rule("any", GestureMatch(kind: .swipe))], limit: nil)
         var d = GestureDispatcher(config)
         #expect(d.decide(gesture(.swipe, fingers: 3), deviceName: nil, running: 0, now: 0).command?.argv == ["three"])
         #expect(d.decide(gesture(.swipe, fingers: 2), deviceName: nil, running: 0, now: 0).command?.argv == ["any"])
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func aRuleOverItsLimitDoesNotFallThrough() {
-        let config = GestureConfiguration(
+        let config = GestureActionConfiguration(
             rules: [rule("limited", GestureMatch(kind: .tap), limit: .every(microseconds: 1_000_000)), rule("other", GestureMatch(kind: .tap))],
             limit: nil)
         var d = GestureDispatcher(config)
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func theGlobalLimitAndMaxRunning() {
-        let config = GestureConfiguration(
+        let config = GestureActionConfiguration(
             rules: [rule("a", GestureMatch(kind: .tap), limit: .perSecond(5)), rule("b", GestureMatch(kind: .doubleTap))],
             limit: .perSecond(2), maxRunning: 2)
         var d = GestureDispatcher(config)

@@ -4,11 +4,11 @@ import Yams
 // The one file that knows the YAML library: it walks the parsed tree into the typed
 // configuration. Everything it calls beyond `Reader` is Yams-free.
 
-extension GestureConfiguration {
+extension GestureActionConfiguration {
     /// Parses a configuration file's text (docs/gestures-client.md, config/gestures.yaml); `file`
     /// names it in errors. Unknown keys, values of the wrong type or range, and keys that do not
     /// apply to the rule's kind are errors with the line they are on.
-    public static func parse(_ text: String, file: String) throws(GestureConfigurationError) -> GestureConfiguration {
+    public static func parse(_ text: String, file: String) throws(GestureActionConfigurationError) -> GestureActionConfiguration {
         let r = Reader(file: file)
         let root: Node?
         do {
@@ -16,16 +16,16 @@ extension GestureConfiguration {
         } catch let error as YamlError {
             throw r.invalid(error)
         } catch {
-            throw GestureConfigurationError(file: file, line: nil, message: "invalid YAML: \(error)")
+            throw GestureActionConfigurationError(file: file, line: nil, message: "invalid YAML: \(error)")
         }
-        var config = GestureConfiguration()
+        var config = GestureActionConfiguration()
         guard let root else { return config }
         let top = try r.mapping(root, "the configuration")
-        config.limit = try r.limit(top, default: GestureConfiguration.defaultLimit)
+        config.limit = try r.limit(top, default: GestureActionConfiguration.defaultLimit)
         for (key, entry) in top {
             switch key {
             case "rules":
-                config.rules = try r.list(entry.value, "rules").enumerated().map { (i, node) throws(GestureConfigurationError) in
+                config.rules = try r.list(entry.value, "rules").enumerated().map { (i, node) throws(GestureActionConfigurationError) in
                     try r.rule(node, number: i + 1)
                 }
             case "maxRunning": config.maxRunning = try r.int(entry.value, "maxRunning", 1...1024)
@@ -40,26 +40,26 @@ extension GestureConfiguration {
 private struct Reader {
     let file: String
 
-    func error(_ node: Node?, _ message: String) -> GestureConfigurationError {
-        GestureConfigurationError(file: file, line: node?.mark?.line, message: message)
+    func error(_ node: Node?, _ message: String) -> GestureActionConfigurationError {
+        GestureActionConfigurationError(file: file, line: node?.mark?.line, message: message)
     }
 
-    func invalid(_ error: YamlError) -> GestureConfigurationError {
+    func invalid(_ error: YamlError) -> GestureActionConfigurationError {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
             let text = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-            return GestureConfigurationError(file: file, line: mark.line, message: "invalid YAML: \(text)")
+            return GestureActionConfigurationError(file: file, line: mark.line, message: "invalid YAML: \(text)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             // Yams marks the mapping that holds them, not the second key.
             let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
-            return GestureConfigurationError(file: file, line: context.mark.line, message: "duplicate key \(keys) in this mapping")
+            return GestureActionConfigurationError(file: file, line: context.mark.line, message: "duplicate key \(keys) in this mapping")
         default:
-            return GestureConfigurationError(file: file, line: nil, message: "invalid YAML: \(error)")
+            return GestureActionConfigurationError(file: file, line: nil, message: "invalid YAML: \(error)")
         }
     }
 
-    func mapping(_ node: Node, _ what: String) throws(GestureConfigurationError) -> [(String, (key: Node, value: Node))] {
+    func mapping(_ node: Node, _ what: String) throws(GestureActionConfigurationError) -> [(String, (key: Node, value: Node))] {
         guard case .mapping(let m) = node else { throw error(node, "\(what) must be a mapping (key: value)") }
         var entries: [(String, (key: Node, value: Node))] = []
         for pair in m {
@@ -70,19 +70,19 @@ private struct Reader {
         return entries
     }
 
-    func list(_ node: Node, _ what: String) throws(GestureConfigurationError) -> [Node] {
+    func list(_ node: Node, _ what: String) throws(GestureActionConfigurationError) -> [Node] {
         guard case .sequence(let s) = node else { throw error(node, "'\(what)' must be a list") }
         return Array(s)
     }
 
     /// A scalar's text (a name, a number, a string).
-    func scalar(_ node: Node, _ what: String) throws(GestureConfigurationError) -> String {
+    func scalar(_ node: Node, _ what: String) throws(GestureActionConfigurationError) -> String {
         guard case .scalar(let s) = node else { throw error(node, "'\(what)' must be a single value, not a list or mapping") }
         return s.string
     }
 
     /// One value or a list of them.
-    func oneOrMany(_ node: Node, _ what: String) throws(GestureConfigurationError) -> [Node] {
+    func oneOrMany(_ node: Node, _ what: String) throws(GestureActionConfigurationError) -> [Node] {
         if case .sequence(let s) = node {
             guard !s.isEmpty else { throw error(node, "'\(what)' must not be an empty list") }
             return Array(s)
@@ -90,26 +90,26 @@ private struct Reader {
         return [node]
     }
 
-    func int(_ node: Node, _ what: String, _ range: ClosedRange<Int>) throws(GestureConfigurationError) -> Int {
+    func int(_ node: Node, _ what: String, _ range: ClosedRange<Int>) throws(GestureActionConfigurationError) -> Int {
         guard let i = Int(try scalar(node, what)), range.contains(i) else {
             throw error(node, "'\(what)' must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return i
     }
 
-    func double(_ node: Node, _ what: String) throws(GestureConfigurationError) -> Double {
+    func double(_ node: Node, _ what: String) throws(GestureActionConfigurationError) -> Double {
         guard let d = Double(try scalar(node, what)), d.isFinite else { throw error(node, "'\(what)' must be a number") }
         return d
     }
 
-    func duration(_ node: Node, _ what: String) throws(GestureConfigurationError) -> Int64 {
-        guard let us = RateLimit.microseconds(text: try scalar(node, what)) else {
+    func duration(_ node: Node, _ what: String) throws(GestureActionConfigurationError) -> Int64 {
+        guard let us = GestureRateLimit.microseconds(text: try scalar(node, what)) else {
             throw error(node, "'\(what)' must be a duration with its unit, such as 500ms or 1.5s")
         }
         return us
     }
 
-    func name<T: OpenStringEnum>(_ node: Node, _ what: String, in known: [T]) throws(GestureConfigurationError) -> T {
+    func name<T: OpenStringEnum>(_ node: Node, _ what: String, in known: [T]) throws(GestureActionConfigurationError) -> T {
         let text = try scalar(node, what)
         guard let value = GestureMatch.named(text, in: known) else {
             throw error(node, "unknown \(what) '\(text)' (one of \(GestureMatch.names(known)))")
@@ -118,8 +118,8 @@ private struct Reader {
     }
 
     /// `every` or `maxPerSecond` among `entries`, else `fallback`.
-    func limit(_ entries: [(String, (key: Node, value: Node))], default fallback: RateLimit?) throws(GestureConfigurationError)
-        -> RateLimit?
+    func limit(_ entries: [(String, (key: Node, value: Node))], default fallback: GestureRateLimit?) throws(GestureActionConfigurationError)
+        -> GestureRateLimit?
     {
         let every = entries.first { $0.0 == "every" }?.1
         let perSecond = entries.first { $0.0 == "maxPerSecond" }?.1
@@ -131,7 +131,7 @@ private struct Reader {
         }
     }
 
-    func rule(_ node: Node, number: Int) throws(GestureConfigurationError) -> GestureRule {
+    func rule(_ node: Node, number: Int) throws(GestureActionConfigurationError) -> GestureRule {
         let entries = try mapping(node, "a rule")
         guard let kindEntry = entries.first(where: { $0.0 == "kind" })?.1 else {
             throw error(node, "rule \(number) needs 'kind' (\(GestureMatch.names(GestureMatch.kinds)))")
@@ -153,17 +153,17 @@ private struct Reader {
                 if let problem = GestureMatch.phaseProblem(phase, for: kind) { throw error(value, problem) }
                 match.phase = phase
             case "fingers":
-                match.fingers = Set(try oneOrMany(value, "fingers").map { (n) throws(GestureConfigurationError) in try int(n, "fingers", 1...20) })
+                match.fingers = Set(try oneOrMany(value, "fingers").map { (n) throws(GestureActionConfigurationError) in try int(n, "fingers", 1...20) })
             case "direction":
-                match.directions = Set(try oneOrMany(value, "direction").map { (n) throws(GestureConfigurationError) in
+                match.directions = Set(try oneOrMany(value, "direction").map { (n) throws(GestureActionConfigurationError) in
                     try name(n, "direction", in: GestureMatch.allDirections)
                 })
             case "edge":
-                match.edges = Set(try oneOrMany(value, "edge").map { (n) throws(GestureConfigurationError) in
+                match.edges = Set(try oneOrMany(value, "edge").map { (n) throws(GestureActionConfigurationError) in
                     try name(n, "edge", in: GestureMatch.allEdges)
                 })
             case "device":
-                match.devices = try oneOrMany(value, "device").map { (n) throws(GestureConfigurationError) in try device(n) }
+                match.devices = try oneOrMany(value, "device").map { (n) throws(GestureActionConfigurationError) in try device(n) }
             case "minScale": match.minScale = try double(value, key)
             case "maxScale": match.maxScale = try double(value, key)
             case "minAngle": match.minAngle = try double(value, key)
@@ -177,7 +177,7 @@ private struct Reader {
                 guard case .sequence = value else {
                     throw error(value, "'run' must be a list of arguments, such as [wtype, -k, Left] (for a shell command line, use 'shell')")
                 }
-                let argv = try list(value, "run").map { (n) throws(GestureConfigurationError) in try scalar(n, "run") }
+                let argv = try list(value, "run").map { (n) throws(GestureActionConfigurationError) in try scalar(n, "run") }
                 guard let first = argv.first, !first.isEmpty else { throw error(value, "'run' needs a program to run first") }
                 action = .run(argv)
             case "shell":
@@ -197,7 +197,7 @@ private struct Reader {
     }
 
     /// A device's id (a plain integer) or name (anything else, quoted digits included).
-    func device(_ node: Node) throws(GestureConfigurationError) -> GestureMatch.DeviceSelector {
+    func device(_ node: Node) throws(GestureActionConfigurationError) -> GestureMatch.DeviceSelector {
         let text = try scalar(node, "device")
         if case .scalar(let s) = node, s.style == .plain, let id = UInt32(text) { return .id(id) }
         guard !text.isEmpty else { throw error(node, "'device' must be a device id or name") }

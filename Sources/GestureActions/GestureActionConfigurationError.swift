@@ -1,6 +1,6 @@
 /// A configuration file that cannot be used: the file, the line where it is known, and what is
 /// wrong, printed as `file:line: message`.
-public struct GestureConfigurationError: Error, Hashable, CustomStringConvertible {
+public struct GestureActionConfigurationError: Error, Hashable, CustomStringConvertible {
     public var file: String
     public var line: Int?
     public var message: String

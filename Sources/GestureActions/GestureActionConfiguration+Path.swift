@@ -1,4 +1,4 @@
-extension GestureConfiguration {
+extension GestureActionConfiguration {
     /// Where the configuration is read from without `--config`: `$XDG_CONFIG_HOME/strokes/gestures.yaml`
     /// when that variable holds an absolute path (the XDG base directory rules ignore a relative
     /// one), else `$HOME/.config/strokes/gestures.yaml`. Nil without either.

@@ -1,5 +1,5 @@
 /// How often a rule (or all rules together) may run a command.
-public enum RateLimit: Sendable, Hashable {
+public enum GestureRateLimit: Sendable, Hashable {
     /// At least this many microseconds between two runs (`every: 500ms`).
     case every(microseconds: Int64)
     /// At most this many runs in any one second (`maxPerSecond: 3`).
@@ -22,14 +22,14 @@ public enum RateLimit: Sendable, Hashable {
     }
 }
 
-/// A `RateLimit` applied: remembers when it let commands run. Pure: the caller says what time it
+/// A `GestureRateLimit` applied: remembers when it let commands run. Pure: the caller says what time it
 /// is (microseconds on any clock that does not go back).
 public struct RateLimiter: Sendable, Hashable {
-    public let limit: RateLimit
+    public let limit: GestureRateLimit
     /// The latest runs, oldest first: one for `every`, up to N for `perSecond(N)`.
     private var runs: [Int64] = []
 
-    public init(_ limit: RateLimit) { self.limit = limit }
+    public init(_ limit: GestureRateLimit) { self.limit = limit }
 
     /// Whether a run at `now` is within the limit.
     public func allows(at now: Int64) -> Bool {

@@ -3,17 +3,17 @@ import StrokeProtocol
 /// What `strokes gestures` does with the daemon's gestures (docs/gestures-client.md): rules, in
 /// the order of the file, each a match and a command. The first rule that matches a gesture is
 /// the one that acts on it; the rest are not looked at.
-public struct GestureConfiguration: Sendable, Hashable {
+public struct GestureActionConfiguration: Sendable, Hashable {
     public var rules: [GestureRule]
     /// At most this often for all rules together (nil: no limit). Default: 10 a second.
-    public var limit: RateLimit?
+    public var limit: GestureRateLimit?
     /// Commands still running at once, at most; a gesture that would start one more is skipped.
     public var maxRunning: Int
 
-    public static let defaultLimit = RateLimit.perSecond(10)
+    public static let defaultLimit = GestureRateLimit.perSecond(10)
     public static let defaultMaxRunning = 16
 
-    public init(rules: [GestureRule] = [], limit: RateLimit? = defaultLimit, maxRunning: Int = defaultMaxRunning) {
+    public init(rules: [GestureRule] = [], limit: GestureRateLimit? = defaultLimit, maxRunning: Int = defaultMaxRunning) {
         self.rules = rules
         self.limit = limit
         self.maxRunning = maxRunning
@@ -28,9 +28,9 @@ public struct GestureRule: Sendable, Hashable {
     public var line: Int?
     public var match: GestureMatch
     public var action: GestureAction
-    public var limit: RateLimit?
+    public var limit: GestureRateLimit?
 
-    public init(name: String, line: Int? = nil, match: GestureMatch, action: GestureAction, limit: RateLimit? = nil) {
+    public init(name: String, line: Int? = nil, match: GestureMatch, action: GestureAction, limit: GestureRateLimit? = nil) {
         self.name = name
         self.line = line
         self.match = match
