@@ -42,7 +42,9 @@ let package = Package(
         .target(name: "StrokeRecording", dependencies: ["InputCore", "SystemSupport", "Yams"]),
         .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
         .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
-        .target(name: "StrokeProtocol", dependencies: ["StrokeTracker"]),
+        // Pure like the tracker: stroke events in, gesture steps out (docs/gestures.md).
+        .target(name: "GestureRecognizer", dependencies: ["InputCore", "StrokeTracker"]),
+        .target(name: "StrokeProtocol", dependencies: ["StrokeTracker", "GestureRecognizer"]),
         .target(name: "StrokePipeline", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
         .target(
             name: "StrokeReplay",
@@ -52,7 +54,7 @@ let package = Package(
             name: "StrokeDaemon",
             dependencies: [
                 "Evdev", "InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline",
-                "StrokeProtocol", "Yams", "SystemSupport",
+                "StrokeProtocol", "GestureRecognizer", "Yams", "SystemSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -78,7 +80,7 @@ let package = Package(
             name: "strokes",
             dependencies: [
                 "Evdev", "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeDaemon", "StrokeClient", "StrokeRender",
-                "GestureActions", "SystemSupport",
+                "GestureActions", "SystemSupport", "GestureRecognizer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -94,6 +96,7 @@ let package = Package(
             name: "strokes-bench",
             dependencies: [
                 "CMallocCounter", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline", "StrokeProtocol", "InputCore",
+                "GestureRecognizer",
             ],
             path: "Benchmarks/strokes-bench"
         ),
@@ -114,6 +117,13 @@ let package = Package(
             path: "KernelTests/strokes-e2e"
         ),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"]),
+        .testTarget(
+            name: "GestureRecognizerTests",
+            dependencies: [
+                "GestureRecognizer", "StrokeTracker", "StrokeProtocol", "StrokeReplay", "StrokeRecording", "MultitouchDecoder",
+                "InputCore",
+            ]
+        ),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCore"]),
         .testTarget(
             name: "SystemSupportTests",
@@ -126,7 +136,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ReplayTests",
-            dependencies: ["StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeTracker", "MultitouchDecoder", "Evdev"],
+            dependencies: [
+                "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeTracker", "MultitouchDecoder", "Evdev", "GestureRecognizer",
+            ],
             resources: [.copy("Fixtures"), .copy("Golden")]
         ),
         .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient", "StrokeProtocol"]),
