@@ -5,9 +5,9 @@ import Yams
 // configuration. Everything it calls beyond `Reader` is Yams-free.
 
 extension GestureActionConfiguration {
-    /// Parses a configuration file's text (docs/gestures-client.md, config/gestures.yaml); `file`
-    /// names it in errors. Unknown keys, values of the wrong type or range, and keys that do not
-    /// apply to the rule's kind are errors with the line they are on.
+    /// Parses a configuration file's text (docs/gestures.md, "Acting on gestures";
+    /// config/gestures.yaml); `file` names it in errors. Unknown keys, values of the wrong type or
+    /// range, and keys that do not apply to the rule's kind are errors with the line they are on.
     public static func parse(_ text: String, file: String) throws(GestureActionConfigurationError) -> GestureActionConfiguration {
         let r = Reader(file: file)
         let root: Node?

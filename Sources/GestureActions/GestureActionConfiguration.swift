@@ -1,8 +1,8 @@
 import StrokeProtocol
 
-/// What `strokes gestures` does with the daemon's gestures (docs/gestures-client.md): rules, in
-/// the order of the file, each a match and a command. The first rule that matches a gesture is
-/// the one that acts on it; the rest are not looked at.
+/// What `strokes gestures` does with the daemon's gestures (docs/gestures.md, "Acting on
+/// gestures"): rules, in the order of the file, each a match and a command. The first rule that
+/// matches a gesture is the one that acts on it; the rest are not looked at.
 public struct GestureActionConfiguration: Sendable, Hashable {
     public var rules: [GestureRule]
     /// At most this often for all rules together (nil: no limit). Default: 10 a second.

@@ -1,8 +1,8 @@
 import StrokeProtocol
 
 /// The gesture's values as environment variables for the command it runs
-/// (docs/gestures-client.md lists them). Values missing from the gesture are left out; numbers
-/// are plain decimals (no exponent), as a shell's arithmetic or `bc` reads them.
+/// (docs/gestures.md, "Acting on gestures", lists them). Values missing from the gesture are left
+/// out; numbers are plain decimals (no exponent), as a shell's arithmetic or `bc` reads them.
 public enum GestureEnvironment {
     /// Every variable this client sets starts with it; inherited ones are removed, so that a
     /// value left out is really absent.

@@ -6,7 +6,8 @@ import StrokeProtocol
 import SystemPackage
 
 /// `strokes gestures`: the client that acts on the daemon's gestures in the user's session
-/// (docs/gestures-client.md). The daemon never runs commands; this process does, as the user.
+/// (docs/gestures.md, "Acting on gestures"). The daemon never runs commands; this process does,
+/// as the user.
 struct GesturesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gestures",
