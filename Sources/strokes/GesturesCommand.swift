@@ -118,7 +118,12 @@ struct GesturesCommand: AsyncParsableCommand {
                     }
                 case .message(.snapshot):
                     // A new subscription (the first, or after a gap): device ids may have changed.
-                    names = Dictionary(try await client.devices().map { ($0.device, $0.name) }) { $1 }
+                    // Without names, rules by name do not match until the next snapshot; ids still do.
+                    do {
+                        names = Dictionary(try await client.devices().map { ($0.device, $0.name) }) { $1 }
+                    } catch {
+                        log("cannot list the daemon's devices: \(error)")
+                    }
                 case .message(.deviceAdded(let added)): names[added.device.device] = added.device.name
                 case .message(.deviceRemoved(let removed)): names[removed.device] = nil
                 case .message(.goodbye(let goodbye)):
