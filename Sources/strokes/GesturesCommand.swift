@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import GestureActions
 import StrokeClient
-import StrokeProtocol
 import SystemPackage
 
 /// `strokes gestures`: the client that acts on the daemon's gestures in the user's session
@@ -16,8 +15,9 @@ struct GesturesCommand: AsyncParsableCommand {
             Reads $XDG_CONFIG_HOME/strokes/gestures.yaml (else ~/.config/strokes/gestures.yaml; \
             config/gestures.yaml is an example), subscribes to the daemon's gesture events and, for \
             each gesture, runs the command of the first rule that matches it. Reconnects when the \
-            daemon goes away. Exits 78 for an invalid configuration, 69 when the daemon cannot \
-            serve gestures.
+            daemon goes away. SIGHUP reads the configuration again (an invalid one changes \
+            nothing). Exits 78 for an invalid configuration, 69 when the daemon cannot serve \
+            gestures.
             """
     )
 
@@ -64,8 +64,11 @@ struct GesturesCommand: AsyncParsableCommand {
             out.flush()
             return
         }
-        if configuration.rules.isEmpty { log("\(path) has no rules: nothing will run") }
-        try await serve(GestureDispatcher(configuration))
+        if configuration.rules.isEmpty { gesturesLog("\(path) has no rules: nothing will run") }
+        let client = GestureClient(
+            configurationPath: path, socketPath: socket ?? StrokeClient.defaultSocketPath, devices: devices, dryRun: dryRun,
+            once: once, verbose: verbose)
+        try await client.run(configuration)
     }
 
     private func configurationPath() throws -> String {
@@ -77,94 +80,8 @@ struct GesturesCommand: AsyncParsableCommand {
         return path
     }
 
-    private func serve(_ initial: GestureDispatcher) async throws {
-        var dispatcher = initial
-        let spawner = dryRun ? nil : CommandSpawner(log: { log($0) })
-        let socketPath = socket ?? StrokeClient.defaultSocketPath
-        let client = try await connect(socketPath)
-        defer { client.close() }
-        guard client.hello.features.contains("gestures") else {
-            printError("\(client.hello.daemon) at \(socketPath) does not recognise gestures (no feature 'gestures')")
-            throw Exit.unavailable
-        }
-        let events: [Request.StreamType] = [Request.StreamType(rawValue: "gesture"), .deviceAdded, .deviceRemoved]
-        var names: [UInt32: String] = [:]
-        var out = OutputBuffer()
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
-            for try await event in client.subscribe(devices: devices.isEmpty ? nil : devices, events: events, reconnect: !once) {
-                switch event {
-                case .message(.gesture(let gesture)):
-                    let elapsed = (clock.now - start).components
-                    let now = elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000
-                    let name = names[gesture.device]
-                    switch dispatcher.decide(gesture, deviceName: name, running: spawner?.running ?? 0, now: now) {
-                    case .none: break
-                    case .run(let command):
-                        guard let spawner else {
-                            out.line(command.dryRunLine)
-                            out.flush()
-                            continue
-                        }
-                        switch spawner.spawn(command) {
-                        case .success(let pid): if verbose { log("\(command.rule): started \(command.argv) (pid \(pid))") }
-                        case .failure(let errno): log("\(command.rule): cannot run \(command.argv): \(errno)")
-                        }
-                    case .ruleLimited(let rule): if verbose { log("\(rule): skipped a gesture (the rule's rate limit)") }
-                    case .globalLimited(let rule): if verbose { log("\(rule): skipped a gesture (the global rate limit)") }
-                    case .busy(let rule):
-                        log("\(rule): skipped a gesture: \(dispatcher.configuration.maxRunning) commands are still running")
-                    }
-                case .message(.snapshot):
-                    // A new subscription (the first, or after a gap): device ids may have changed.
-                    // Without names, rules by name do not match until the next snapshot; ids still do.
-                    do {
-                        names = Dictionary(try await client.devices().map { ($0.device, $0.name) }) { $1 }
-                    } catch {
-                        log("cannot list the daemon's devices: \(error)")
-                    }
-                case .message(.deviceAdded(let added)): names[added.device.device] = added.device.name
-                case .message(.deviceRemoved(let removed)): names[removed.device] = nil
-                case .message(.goodbye(let goodbye)):
-                    if once { return }
-                    log("the daemon said goodbye (\(goodbye.reason)); reconnecting")
-                case .message(.error(let error)): log("the daemon: \(error.error): \(error.message)")
-                case .message(.hello), .message(.reply), .message(.stroke), .message(.hover), .message(.replayEnded),
-                    .message(.unknown):
-                    break
-                case .gap(let gap): log("reconnected to the daemon (\(gap.reason))")
-                }
-            }
-        } catch let error as StrokeClientError where once && error.code == .connectionLost {
-            return
-        } catch let error as StrokeClientError {
-            printError("\(error)")
-            throw Exit.unavailable
-        }
-    }
-
-    /// The first connection; without `--once`, retried until the daemon answers (a user unit
-    /// may start before it), said once.
-    private func connect(_ path: String) async throws -> StrokeClient {
-        let backoff = Backoff(initial: 0.1, maximum: 5)
-        var failures = 0
-        while true {
-            do {
-                return try await StrokeClient.connect(path: path)
-            } catch let error as StrokeClientError where error.code == .connectionLost && !once {
-                failures += 1
-                if failures == 1 { log("waiting for the daemon at \(path): \(error.message)") }
-                try await Task.sleep(nanoseconds: UInt64(backoff.delay(after: failures) * 1e9))
-            } catch {
-                printError("\(error)")
-                throw Exit.unavailable
-            }
-        }
-    }
-
     /// The file's text, or a configuration error naming it.
-    private static func read(_ path: String) throws -> String {
+    static func read(_ path: String) throws -> String {
         do {
             let fd = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
             defer { try? fd.close() }
@@ -184,6 +101,6 @@ struct GesturesCommand: AsyncParsableCommand {
 }
 
 /// A line on standard error for `strokes gestures` (the journal, under its user unit).
-private func log(_ message: String) {
+func gesturesLog(_ message: String) {
     printError("gestures: " + message)
 }

@@ -134,3 +134,26 @@ import Glibc
         #expect(text.hasPrefix("swipe end 4 down\n"), "\(text)")
     }
 }
+
+extension GesturesDaemonTests {
+    @Test func sighupReloadsTheConfigurationAndAnInvalidOneChangesNothing() throws {
+        let running = try Running()
+        func config(_ program: String) -> String {
+            "every: 0ms\nrules:\n  - kind: swipe\n    fingers: 4\n    run: [\(program)]\n"
+        }
+        let out = try running.gestures(config("first"), ["--dry-run"])
+        func program(_ line: String) -> String? { (line.json["argv"] as? [String])?.first }
+        #expect(lines(out, seconds: 30) { $0.contains { program($0) == "first" } }.contains { program($0) == "first" })
+        let pid = try #require(running.client?.processIdentifier)
+        try config("second").write(toFile: running.directory + "/g.yaml", atomically: true, encoding: .utf8)
+        kill(pid, SIGHUP)
+        #expect(lines(out, seconds: 30) { $0.contains { program($0) == "second" } }.contains { program($0) == "second" })
+        try "rules: [oops\n".write(toFile: running.directory + "/g.yaml", atomically: true, encoding: .utf8)
+        kill(pid, SIGHUP)
+        // Still running, still the second configuration: the next swipes say so.
+        let after = lines(out, seconds: 30) { $0.count >= 2 }
+        #expect(after.count >= 2)
+        #expect(after.allSatisfy { program($0) == "second" }, "\(after)")
+        #expect(running.client?.isRunning == true)
+    }
+}
