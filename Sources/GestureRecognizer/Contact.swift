@@ -25,6 +25,18 @@ struct Contact: Sendable {
         anchor = p
         now = p
     }
+
+    /// Which of a contact's positions (a key path here would be looked up at run time, per
+    /// contact per frame).
+    enum Place { case anchor, now }
+
+    @inline(__always)
+    func position(_ place: Place) -> Position {
+        switch place {
+        case .anchor: anchor
+        case .now: now
+        }
+    }
 }
 
 /// Measures contacts in the recogniser's unit: millimetres on a device with a resolution, else
@@ -47,10 +59,10 @@ struct Metric: Sendable {
 
 extension Collection where Element == Contact {
     /// The mean of `at`'s positions (in every unit that all of them have).
-    func centroid(_ at: KeyPath<Contact, Position>) -> Position {
+    func centroid(_ at: Contact.Place) -> Position {
         var x = 0.0, y = 0.0, nx = 0.0, ny = 0.0, mmX: Double? = 0, mmY: Double? = 0
         for c in self {
-            let p = c[keyPath: at]
+            let p = c.position(at)
             x += p.x
             y += p.y
             nx += p.nx
@@ -63,12 +75,12 @@ extension Collection where Element == Contact {
     }
 
     /// Twice the fingers' mean distance from their centroid (Android's span: a diameter).
-    func span(_ at: KeyPath<Contact, Position>, metric: Metric) -> Double {
+    func span(_ at: Contact.Place, metric: Metric) -> Double {
         guard count >= 2 else { return 0 }
         let c = metric.point(centroid(at))
         var sum = 0.0
         for contact in self {
-            let p = metric.point(contact[keyPath: at])
+            let p = metric.point(contact.position(at))
             sum += ((p.x - c.x) * (p.x - c.x) + (p.y - c.y) * (p.y - c.y)).squareRoot()
         }
         return 2 * sum / Double(count)
@@ -78,7 +90,7 @@ extension Collection where Element == Contact {
     /// screen (y grows down), each finger's turn taken within ±180°.
     func turn(metric: Metric) -> Double {
         guard count >= 2 else { return 0 }
-        let c0 = metric.point(centroid(\.anchor)), c1 = metric.point(centroid(\.now))
+        let c0 = metric.point(centroid(.anchor)), c1 = metric.point(centroid(.now))
         var sum = 0.0
         for contact in self {
             let p0 = metric.point(contact.anchor), p1 = metric.point(contact.now)

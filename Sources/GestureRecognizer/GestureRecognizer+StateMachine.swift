@@ -105,7 +105,7 @@ extension GestureRecognizer {
         switch state {
         case .possible(lifted: false):
             ids += 1
-            var g = Ongoing(id: ids, kind: .hold, strokes: contacts.map(\.stroke), origin: contacts.centroid(\.now))
+            var g = Ongoing(id: ids, kind: .hold, strokes: contacts.map(\.stroke), origin: contacts.centroid(.now))
             out.append(step(of: &g, .begin, time: time))
             state = .holding(g)
         case .idle, .possible(lifted: true), .moving, .holding, .active, .done:
@@ -129,18 +129,18 @@ extension GestureRecognizer {
         for i in contacts.indices { contacts[i].anchor = contacts[i].now }
         anchoredAt = time
         samples.removeAll()
-        samples.append(time, contacts.centroid(\.now), metric: metric)
+        samples.append(time, contacts.centroid(.now), metric: metric)
     }
 
     mutating func sample(_ time: Timestamp) {
-        samples.append(time, contacts.centroid(\.now), metric: metric)
+        samples.append(time, contacts.centroid(.now), metric: metric)
     }
 
     /// Which continuous gesture the movement since the anchors makes, if any: the one whose
     /// measure is the farthest past its threshold.
     private func recognise(_ time: Timestamp) -> Gesture.Kind? {
         let c = configuration
-        let moved = metric.distance(contacts.centroid(\.now), contacts.centroid(\.anchor))
+        let moved = metric.distance(contacts.centroid(.now), contacts.centroid(.anchor))
         let fast = samples.speed(window: c.velocityWindow, metric: metric).metric >= metric.length(c.swipeMinimumVelocity)
         var best: (kind: Gesture.Kind, ratio: Double)? = nil
         func consider(_ kind: Gesture.Kind, _ ratio: Double) {
@@ -148,9 +148,9 @@ extension GestureRecognizer {
         }
         if fast { consider(.swipe, moved / max(metric.length(c.swipeDistance), .ulpOfOne)) }
         if contacts.count >= 2 {
-            let span0 = contacts.span(\.anchor, metric: metric)
+            let span0 = contacts.span(.anchor, metric: metric)
             if span0 >= metric.length(c.minimumSpan) {
-                let span = contacts.span(\.now, metric: metric)
+                let span = contacts.span(.now, metric: metric)
                 consider(.pinch, abs(span - span0) / max(metric.length(c.spanSlop), .ulpOfOne))
                 consider(.rotate, abs(contacts.turn(metric: metric)) / c.rotateAngle)
             }
@@ -160,16 +160,16 @@ extension GestureRecognizer {
 
     private mutating func begin(_ kind: Gesture.Kind, time: Timestamp, ids: inout UInt64, into out: inout [Gesture]) {
         ids += 1
-        var g = Ongoing(id: ids, kind: kind, strokes: contacts.map(\.stroke), origin: contacts.centroid(\.anchor))
+        var g = Ongoing(id: ids, kind: kind, strokes: contacts.map(\.stroke), origin: contacts.centroid(.anchor))
         switch kind {
         case .swipe:
-            if let edge = startingEdge(), direction(from: g.origin, to: contacts.centroid(\.now), ways: 4) == edge.inward {
+            if let edge = startingEdge(), direction(from: g.origin, to: contacts.centroid(.now), ways: 4) == edge.inward {
                 g.kind = .edgeSwipe
                 g.edge = edge
             }
         case .pinch:
             reanchor(time)
-            g.spanAtBegin = contacts.span(\.anchor, metric: metric)
+            g.spanAtBegin = contacts.span(.anchor, metric: metric)
         case .rotate:
             reanchor(time)
         case .tap, .doubleTap, .hold, .edgeSwipe:
@@ -182,7 +182,7 @@ extension GestureRecognizer {
     /// A tap of every finger of the sequence, and a double tap when it is the second of two.
     private mutating func tap(_ time: Timestamp, ids: inout UInt64, into out: inout [Gesture]) {
         let strokes = contacts.map(\.stroke)
-        let centroid = contacts.centroid(\.now)
+        let centroid = contacts.centroid(.now)
         ids += 1
         var g = Gesture(
             id: ids, kind: .tap, phase: .end, device: device, time: time, strokes: strokes, centroid: centroid,

@@ -6,7 +6,7 @@ extension GestureRecognizer {
     /// rotation's angle is summed frame by frame (so it goes past ±180°).
     mutating func step(of g: inout Ongoing, _ phase: Gesture.Phase, time: Timestamp) -> Gesture {
         let fingers = contacts.prefix(g.strokes.count)
-        let centroid = fingers.centroid(\.now)
+        let centroid = fingers.centroid(.now)
         var out = Gesture(
             id: g.id, kind: g.kind, phase: phase, device: device, time: time, strokes: g.strokes, centroid: centroid,
             duration: time.microseconds - firstDown.microseconds)
@@ -24,7 +24,7 @@ extension GestureRecognizer {
             out.normalizedVelocity = speed.normalized
             out.edge = g.edge
         case .pinch:
-            let span = fingers.span(\.now, metric: metric)
+            let span = fingers.span(.now, metric: metric)
             out.scale = g.spanAtBegin > 0 ? span / g.spanAtBegin : 1
         case .rotate:
             if phase != .begin {
@@ -55,37 +55,42 @@ extension GestureRecognizer {
     }
 }
 
-/// The centroid's recent positions, enough to measure its speed over the velocity window.
+/// The centroid's recent positions, enough to measure its speed over the velocity window: a
+/// ring of the newest 32 (more than a 100 ms window holds at 240 Hz), allocated once.
 struct VelocitySamples: Sendable {
-    private var times: [Int64] = []
-    private var points: [(x: Double, y: Double, nx: Double, ny: Double)] = []
+    private static let capacity = 32
+    private var times = [Int64](repeating: 0, count: capacity)
+    private var points = [(x: Double, y: Double, nx: Double, ny: Double)](repeating: (0, 0, 0, 0), count: capacity)
+    /// Where the next sample goes, and how many are held.
+    private var next = 0
+    private var count = 0
 
-    mutating func removeAll() {
-        times.removeAll(keepingCapacity: true)
-        points.removeAll(keepingCapacity: true)
-    }
+    mutating func removeAll() { count = 0 }
 
     mutating func append(_ time: Timestamp, _ p: Position, metric: Metric) {
         let m = metric.point(p)
-        times.append(time.microseconds)
-        points.append((m.x, m.y, p.nx, p.ny))
-        // Keep a bounded tail: the newest 32 are more than a 100 ms window holds at 240 Hz.
-        if times.count > 32 {
-            times.removeFirst(times.count - 32)
-            points.removeFirst(points.count - 32)
-        }
+        times[next] = time.microseconds
+        points[next] = (m.x, m.y, p.nx, p.ny)
+        next = (next + 1) % Self.capacity
+        count = min(count + 1, Self.capacity)
     }
 
     /// The speed (per second) from the newest sample back to the oldest within `window` (or just
     /// before it), in the metric's unit and in normalised units; 0 with less than two samples or
     /// no time between them.
     func speed(window: Int64, metric: Metric) -> (metric: Double, normalized: Double) {
-        guard let last = times.last, times.count >= 2 else { return (0, 0) }
-        var i = times.count - 2
-        while i > 0 && last - times[i] < window { i -= 1 }
+        guard count >= 2 else { return (0, 0) }
+        let newest = (next + Self.capacity - 1) % Self.capacity
+        let last = times[newest]
+        var back = 1
+        var i = (newest + Self.capacity - 1) % Self.capacity
+        while back < count - 1 && last - times[i] < window {
+            back += 1
+            i = (i + Self.capacity - 1) % Self.capacity
+        }
         let dt = Double(last - times[i]) / 1_000_000
         guard dt > 0 else { return (0, 0) }
-        let a = points[i], b = points[points.count - 1]
+        let a = points[i], b = points[newest]
         let dm = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
         let dn = ((b.nx - a.nx) * (b.nx - a.nx) + (b.ny - a.ny) * (b.ny - a.ny)).squareRoot()
         return (dm / dt, dn / dt)

@@ -78,7 +78,7 @@ public struct GestureRecognizer: Sendable {
     /// frame: a fast drumroll on a touchpad that reports one contact for two alternating
     /// fingers), and what a finger lifting as another lands is.
     public mutating func process(
-        _ events: some Collection<StrokeEvent>, time: Timestamp, ids: inout UInt64, into out: inout [Gesture]
+        _ events: [StrokeEvent], time: Timestamp, ids: inout UInt64, into out: inout [Gesture]
     ) {
         guard enabled else { return }
         advance(to: time, ids: &ids, into: &out)
@@ -109,6 +109,7 @@ public struct GestureRecognizer: Sendable {
 
     private mutating func frame(_ change: FrameChange, time: Timestamp, ids: inout UInt64, into out: inout [Gesture]) {
         step(change, time: time, ids: &ids, into: &out)
+        guard change.lifted || change.cancelled || contacts.isEmpty else { return }
         if contacts.allSatisfy({ !$0.down }) {
             contacts.removeAll(keepingCapacity: true)
         } else if case .possible = state {

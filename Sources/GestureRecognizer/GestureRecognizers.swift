@@ -29,18 +29,19 @@ public struct GestureRecognizers: Sendable {
     /// may cancel another device's strokes in the same call: those events go to that device's
     /// recogniser (at the same time).
     public mutating func process(_ events: [StrokeEvent], device: DeviceID, time: Timestamp, into out: inout [Gesture]) {
-        if recognizers[device] != nil { recognizers[device]!.process(events, time: time, ids: &lastID, into: &out) }
+        // Through the index, in place: `recognizers[device] != nil` would copy the recogniser.
+        if let i = recognizers.index(forKey: device) { recognizers.values[i].process(events, time: time, ids: &lastID, into: &out) }
         guard events.contains(where: { $0.device != device }) else { return }
         var others: [DeviceID] = []
         for e in events where e.device != device && !others.contains(e.device) { others.append(e.device) }
-        for other in others where recognizers[other] != nil {
-            recognizers[other]!.process(events, time: time, ids: &lastID, into: &out)
+        for other in others {
+            if let i = recognizers.index(forKey: other) { recognizers.values[i].process(events, time: time, ids: &lastID, into: &out) }
         }
     }
 
     /// Lets time pass on `device` (no frame came): fires a hold that is due.
     public mutating func advance(_ device: DeviceID, to time: Timestamp, into out: inout [Gesture]) {
-        if recognizers[device] != nil { recognizers[device]!.advance(to: time, ids: &lastID, into: &out) }
+        if let i = recognizers.index(forKey: device) { recognizers.values[i].advance(to: time, ids: &lastID, into: &out) }
     }
 
     /// Lets time pass on every device, in device order (a replay of several devices: one
@@ -50,5 +51,7 @@ public struct GestureRecognizers: Sendable {
     }
 
     /// When `advance` must be called for `device` if no frame comes first.
-    public func deadline(of device: DeviceID) -> Timestamp? { recognizers[device]?.deadline }
+    public func deadline(of device: DeviceID) -> Timestamp? {
+        recognizers.index(forKey: device).flatMap { recognizers.values[$0].deadline }
+    }
 }

@@ -27,6 +27,12 @@ extension Daemon {
         gestureTimers[device] = GestureTimer(deadline: deadline, task: task)
     }
 
+    /// Tells the hub whether any client takes gestures: while none does, the recognisers still
+    /// run (a client may subscribe mid-gesture and gets its next step) but nothing is encoded.
+    func updateGestureSubscribers() {
+        hub.encodesGestures = clients.values.contains { $0.wantsGestures }
+    }
+
     private func gestureTimerFired(_ device: DeviceID, deadline: Timestamp) {
         guard gestureTimers[device]?.deadline == deadline else { return }
         gestureTimers[device] = nil

@@ -101,7 +101,9 @@ public final class Daemon: Sendable {
         self.logger = logger
         self.instance = String(UInt64.random(in: 1...UInt64.max), radix: 16)
         _settings = .makeBoxSendingValue(settings, eventLoop: loop)
-        _hub = .makeBoxSendingValue(Hub(historyLimit: settings.historyLimit, resumeLimit: settings.resumeLimit), eventLoop: loop)
+        var hub = Hub(historyLimit: settings.historyLimit, resumeLimit: settings.resumeLimit)
+        hub.encodesGestures = false  // until a client subscribes to them
+        _hub = .makeBoxSendingValue(hub, eventLoop: loop)
         _clients = .makeBoxSendingValue([:], eventLoop: loop)
         _batch = .makeBoxSendingValue([], eventLoop: loop)
         _state = .makeBoxSendingValue(State(), eventLoop: loop)
@@ -283,6 +285,7 @@ public final class Daemon: Sendable {
 
     func clientGone(_ client: ClientConnection) {
         if clients.removeValue(forKey: client.id) != nil {
+            updateGestureSubscribers()
             client.logger.info("client disconnected", metadata: ["sent": "\(client.sent)"])
         }
     }
@@ -304,6 +307,7 @@ public final class Daemon: Sendable {
         guard !client.closing else { return }
         client.closing = true
         clients.removeValue(forKey: client.id)
+        updateGestureSubscribers()
         if !drain { client.queue.removeAll() }
         var w = JSONWriter()
         w.field("type", "goodbye")

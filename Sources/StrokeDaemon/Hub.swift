@@ -28,6 +28,9 @@ public struct Hub: Sendable {
     /// A gesture recogniser per device, after the tracker (docs/gestures.md).
     private var gestures = GestureRecognizers()
     private var gestureSteps: [Gesture] = []
+    /// Whether gesture steps are encoded and published: false while no client takes them (the
+    /// daemon keeps it up to date), so the hot path pays only for the recognisers then.
+    public var encodesGestures = true
     /// Reused for every stroke event: encoding allocates only each line's own buffer.
     private var writer = JSONWriter(capacity: 1024)
     public private(set) var framesProcessed: UInt64 = 0
@@ -175,6 +178,7 @@ public struct Hub: Sendable {
     /// Encodes gesture steps. Like hover, not numbered (a client without `gesture` sees gapless
     /// sequence numbers) and not kept for resuming.
     private mutating func publish(_ steps: [Gesture], device: DeviceID, into out: inout [Broadcast]) {
+        guard encodesGestures else { return }
         for g in steps {
             g.encode(into: &writer)
             out.append(Broadcast(seq: seq, kind: .gesture, device: g.device, bytes: lineBuffer()))

@@ -18,6 +18,9 @@ struct TypeFilter {
         gesture = has("gesture")
     }
 
+    /// Whether the subscription asked for `gesture`.
+    var gestures: Bool { gesture }
+
     /// Whether `b`'s type is one the subscription asked for.
     func passes(_ b: Broadcast) -> Bool {
         switch b.kind {

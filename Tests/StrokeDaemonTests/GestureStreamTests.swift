@@ -109,6 +109,22 @@ import Testing
         #expect(out.last?.typeName == "deviceRemoved")
     }
 
+    /// While no client takes gestures nothing is encoded (the recognisers still run).
+    @Test func gesturesAreEncodedOnlyWhileSomeoneListens() async throws {
+        let d = try await TestDaemon()
+        #expect(try await d.onLoop { $0.hub.encodesGestures } == false)
+        let plain = try d.connect()
+        _ = try plain.subscribe()
+        #expect(try await d.onLoop { $0.hub.encodesGestures } == false)
+        let asking = try d.connect()
+        _ = try asking.subscribe(["events": ["gesture"]])
+        #expect(try await d.onLoop { $0.hub.encodesGestures } == true)
+        try asking.send(["id": 9, "request": "unsubscribe"])
+        _ = try asking.next()
+        #expect(try await d.onLoop { $0.hub.encodesGestures } == false)
+        try await d.stop()
+    }
+
     @Test func theDefaultFilterLeavesGesturesOut() {
         let b = Broadcast(seq: 0, kind: .gesture, device: DeviceID(1), line: "{}")
         #expect(!TypeFilter(nil).passes(b))
