@@ -49,7 +49,7 @@ struct GestureClient: Sendable {
 
     private func stream(_ client: StrokeClient, _ rules: Rules) async throws {
         let spawner = dryRun ? nil : CommandSpawner(log: { gesturesLog($0) })
-        let events: [Request.StreamType] = [Request.StreamType(rawValue: "gesture"), .deviceAdded, .deviceRemoved]
+        let events: [Request.StreamType] = [.gesture, .deviceAdded, .deviceRemoved]
         var names: [UInt32: String] = [:]
         var out = OutputBuffer()
         let clock = ContinuousClock()
