@@ -142,7 +142,7 @@ let package = Package(
             ],
             resources: [.copy("Fixtures"), .copy("Golden")]
         ),
-        .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient", "StrokeProtocol"]),
+        .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient", "StrokeProtocol", "GestureActions"]),
         // The fuzz targets' oracles (Tests/FuzzRegressionTests/Oracles, shared with Fuzz/ by a
         // symlink) over every input a fuzzer once broke.
         .testTarget(
