@@ -147,7 +147,9 @@ private struct Reader {
             let value = entry.value
             switch key {
             case "kind", "every", "maxPerSecond": break
-            case "name": ruleName = try scalar(value, "name")
+            case "name":
+                ruleName = try scalar(value, "name")
+                guard !ruleName.isEmpty else { throw error(value, "'name' must not be empty") }
             case "phase":
                 let phase = try name(value, "phase", in: GestureMatch.phases)
                 if let problem = GestureMatch.phaseProblem(phase, for: kind) { throw error(value, problem) }

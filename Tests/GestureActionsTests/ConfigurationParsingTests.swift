@@ -148,6 +148,7 @@ import Testing
         ("rules:\n  - kind: tap\n    command: [x]\n", "g.yaml:3: unknown key 'command' in a rule (config/gestures.yaml lists every key)"),
         ("rules:\n  - kind: tap\n    kind: hold\n    run: [x]\n", "g.yaml:2: duplicate key 'kind' in this mapping"),
         ("rules:\n  - kind: tap\n    device: ''\n    run: [x]\n", "g.yaml:3: 'device' must be a device id or name"),
+        ("rules:\n  - kind: tap\n    name: ''\n    run: [x]\n", "g.yaml:3: 'name' must not be empty"),
     ])
     func everyErrorNamesFileAndLine(_ text: String, _ expected: String) {
         let message = error(text)
