@@ -69,6 +69,9 @@ let package = Package(
             name: "StrokeClient",
             dependencies: ["StrokeProtocol", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
+        // `strokes gestures`: its configuration (YAML), rule matching, rate limits and the commands it
+        // would run, pure; the executable spawns them.
+        .target(name: "GestureActions", dependencies: ["StrokeProtocol", "Yams"]),
         .target(
             name: "StrokeRender",
             dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "StrokeTracker", "StrokeProtocol"]
@@ -77,8 +80,9 @@ let package = Package(
             name: "strokes",
             dependencies: [
                 "Evdev", "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeDaemon", "StrokeClient", "StrokeRender",
-                "SystemSupport", "GestureRecognizer",
+                "GestureActions", "SystemSupport", "GestureRecognizer",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -138,7 +142,7 @@ let package = Package(
             ],
             resources: [.copy("Fixtures"), .copy("Golden")]
         ),
-        .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient", "StrokeProtocol"]),
+        .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient", "StrokeProtocol", "GestureActions"]),
         // The fuzz targets' oracles (Tests/FuzzRegressionTests/Oracles, shared with Fuzz/ by a
         // symlink) over every input a fuzzer once broke.
         .testTarget(
@@ -156,6 +160,7 @@ let package = Package(
             resources: [.copy("Golden")]
         ),
         .testTarget(name: "StrokeClientTests", dependencies: ["StrokeClient", "StrokeProtocol"]),
+        .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "StrokeProtocol"]),
         .testTarget(
             name: "StrokeDaemonTests",
             dependencies: [
