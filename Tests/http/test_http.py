@@ -302,6 +302,35 @@ class SafetyTests(unittest.TestCase):
         self.assertIn("set http.token", r.stderr)
 
 
+class ShutdownTests(unittest.TestCase):
+    def test_sigterm_says_goodbye_to_websocket_and_sse_clients(self) -> None:
+        daemon = Daemon()
+        ws = WebSocket(daemon.port)
+        ws.message()
+        ws.send('{"id":1,"request":"subscribe"}')
+        c = daemon.connection()
+        c.request("GET", "/events")
+        events = sse_events(c.getresponse())
+        for _ in range(3):
+            next(events)
+        time.sleep(0.3)
+        daemon.process.terminate()
+        last = None
+        while True:
+            opcode, payload = ws.frame()
+            if opcode == 8:
+                self.assertEqual(payload[:2], b"\x03\xe8")
+                break
+            last = json.loads(payload)
+        self.assertEqual((last["type"], last["reason"]), ("goodbye", "shutdown"))
+        kinds = [kind for kind, _, _ in events]  # to the end of the response
+        self.assertEqual(kinds[-1], "goodbye")
+        self.assertEqual(daemon.process.wait(timeout=30), 0)
+        daemon.log.close()
+        ws.close()
+        c.close()
+
+
 class IdleTests(unittest.TestCase):
     def test_no_wake_ups_with_stream_clients_connected(self) -> None:
         """Nothing touches (a recording played once, fast): with an SSE and a WebSocket client
