@@ -41,6 +41,7 @@ public final class HTTPServer: Sendable {
         let listen = configuration.listen
         let origins = configuration.allowOrigins
         let maxConnections = configuration.maxConnections
+        let refusals = RefusalLog(loop: daemon.loop, logger: logger)
         let bootstrap = ServerBootstrap(group: daemon.loop)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -57,7 +58,8 @@ public final class HTTPServer: Sendable {
                 let access = HTTPAccess(listen: listen, port: channel.localAddress?.port, token: token, allowOrigins: origins)
                 return channel.eventLoop.makeCompletedFuture {
                     try HTTPServer.configure(
-                        channel, daemon: daemon, access: access, refusing: connections.value > maxConnections, maxFrameSize: maxLine)
+                        channel, daemon: daemon, access: access, refusing: connections.value > maxConnections, maxFrameSize: maxLine,
+                        refusals: refusals)
                 }
             }
         let channel: Channel
@@ -83,9 +85,9 @@ public final class HTTPServer: Sendable {
     /// the router. An upgrade to WebSocket replaces the router with the frame aggregator, the
     /// line codec and the daemon's client handler.
     private static func configure(
-        _ channel: Channel, daemon: Daemon, access: HTTPAccess, refusing: Bool, maxFrameSize: Int
+        _ channel: Channel, daemon: Daemon, access: HTTPAccess, refusing: Bool, maxFrameSize: Int, refusals: RefusalLog
     ) throws {
-        let router = HTTPRouter(daemon: daemon, access: access, refusing: refusing)
+        let router = HTTPRouter(daemon: daemon, access: access, refusing: refusing, refusals: refusals)
         let routerName = "strokes.router"
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: maxFrameSize, automaticErrorHandling: true,

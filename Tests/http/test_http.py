@@ -286,6 +286,11 @@ class HTTPTests(unittest.TestCase):
         ws = WebSocket(self.daemon.port, origin="http://evil.example")
         self.assertEqual(ws.status, 403)
         ws.close()
+        # Logged (the first refusal at warning, then the 2nd, 4th, 8th …).
+        deadline = time.monotonic() + 5
+        while "HTTP request refused: origin" not in Path(self.daemon.log.name).read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertIn("HTTP request refused: origin", Path(self.daemon.log.name).read_text())
         ws = WebSocket(self.daemon.port, origin=f"http://localhost:{self.daemon.port}")
         self.assertEqual(ws.status, 101)
         ws.close()
