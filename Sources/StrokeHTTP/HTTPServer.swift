@@ -71,6 +71,10 @@ public final class HTTPServer: Sendable {
                 try SocketServer.removeStaleSocket(at: path)
                 channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
             }
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw HTTPServerError.inUse(listen.description)
+        } catch SocketServerError.inUse {
+            throw HTTPServerError.inUse(listen.description)
         } catch {
             throw HTTPServerError.bind(listen.description, error)
         }
@@ -159,9 +163,12 @@ public enum HTTPServerError: Error, CustomStringConvertible {
     case unsafe(String)
     case token(String, String)
     case bind(String, Error)
+    /// Another process accepts connections at the address.
+    case inUse(String)
 
     public var description: String {
         switch self {
+        case .inUse(let address): return "HTTP listener \(address) is in use: another process accepts connections there"
         case .unsafe(let problem): return problem
         case .token(let path, let problem): return "http.token \(path): \(problem)"
         case .bind(let address, let error): return "HTTP listener \(address): \(error)"

@@ -336,6 +336,23 @@ class ShutdownTests(unittest.TestCase):
         c.close()
 
 
+class InUseTests(unittest.TestCase):
+    def test_an_http_address_in_use_exits_69_and_leaves_no_socket(self) -> None:
+        first = Daemon()
+        try:
+            binary = os.environ.get("STROKES_BIN") or str(REPO / ".build" / "debug" / "strokes")
+            with tempfile.TemporaryDirectory() as directory:
+                sock = os.path.join(directory, "s.sock")
+                r = subprocess.run(
+                    [binary, "daemon", "--socket", sock, "--replay", str(FIXTURE), "--http", f"127.0.0.1:{first.port}"],
+                    capture_output=True, text=True, timeout=30)
+                self.assertEqual(r.returncode, 69, r.stderr)
+                self.assertIn("is in use", r.stderr)
+                self.assertFalse(os.path.exists(sock))
+        finally:
+            self.assertEqual(first.stop(), 0)
+
+
 class IdleTests(unittest.TestCase):
     def test_no_wake_ups_with_stream_clients_connected(self) -> None:
         """Nothing touches (a recording played once, fast): with an SSE and a WebSocket client
