@@ -13,11 +13,13 @@ final class RefusalLog: Sendable {
         self.logger = logger
     }
 
+    /// The request's path only: its query may hold a token (`?token=`), which must not reach the log.
     func note(_ status: HTTPStatusCode, _ reason: String, uri: String, peer: SocketAddress?) {
         count.value += 1
         let n = count.value
+        let path = uri.prefix { $0 != "?" }.prefix(80)
         let metadata: Logger.Metadata = [
-            "status": "\(status.code)", "uri": "\(uri.prefix(80))", "peer": "\(peer.map { "\($0)" } ?? "unknown")",
+            "status": "\(status.code)", "path": "\(path)", "peer": "\(peer.map { "\($0)" } ?? "unknown")",
             "refusedSoFar": "\(n)",
         ]
         logger.log(level: n & (n - 1) == 0 ? .warning : .debug, "HTTP request refused: \(reason)", metadata: metadata)

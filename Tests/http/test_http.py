@@ -283,7 +283,7 @@ class HTTPTests(unittest.TestCase):
         ws.close()
 
     def test_websocket_from_a_foreign_origin_is_refused(self) -> None:
-        ws = WebSocket(self.daemon.port, origin="http://evil.example")
+        ws = WebSocket(self.daemon.port, path="/ws?token=do-not-log-me", origin="http://evil.example")
         self.assertEqual(ws.status, 403)
         ws.close()
         # Logged (the first refusal at warning, then the 2nd, 4th, 8th …).
@@ -291,6 +291,7 @@ class HTTPTests(unittest.TestCase):
         while "HTTP request refused: origin" not in Path(self.daemon.log.name).read_text() and time.monotonic() < deadline:
             time.sleep(0.05)
         self.assertIn("HTTP request refused: origin", Path(self.daemon.log.name).read_text())
+        self.assertNotIn("do-not-log-me", Path(self.daemon.log.name).read_text())
         ws = WebSocket(self.daemon.port, origin=f"http://localhost:{self.daemon.port}")
         self.assertEqual(ws.status, 101)
         ws.close()
