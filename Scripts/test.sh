@@ -31,6 +31,17 @@ else
     exit 1
 fi
 
+# The HTTP side from standard-library Python (Scripts/http-test.sh): SSE, WebSocket, JSON.
+http_log=$(mktemp)
+trap 'rm -f "$log" "$python_log" "$http_log"' EXIT
+if bash Scripts/http-test.sh >"$http_log" 2>&1; then
+    echo "python http: $(grep -oE '^Ran [0-9]+ tests?' "$http_log" | grep -oE '[0-9]+') tests passed"
+else
+    echo "python http: FAILED"
+    tail -60 "$http_log"
+    exit 1
+fi
+
 # Fuzzing (Scripts/fuzz.sh): every target for a bounded time, one line each; about 3 minutes
 # with the sanitizer build. STROKES_SKIP_FUZZ=1 leaves it out; STROKES_FUZZ_SECONDS sets the time.
 if [[ ${STROKES_SKIP_FUZZ:-0} == 1 ]]; then
@@ -47,7 +58,7 @@ if [[ ${STROKES_SKIP_KERNEL_TESTS:-0} == 1 ]]; then
     exit 0
 fi
 kernel_log=$(mktemp)
-trap 'rm -f "$log" "$python_log" "$kernel_log"' EXIT
+trap 'rm -f "$log" "$python_log" "$http_log" "$kernel_log"' EXIT
 if bash Scripts/kernel-test.sh 2>&1 | tee "$kernel_log" | grep -E '^(E2E|kernel-test)'; then :; fi
 if grep -q '^kernel-test: pass' "$kernel_log"; then
     echo "kernel tests: $(grep -c '^E2E PASS' "$kernel_log") scenarios passed"

@@ -62,6 +62,8 @@ public struct DaemonConfiguration: Sendable {
             return DeviceSelector(o.match).matches(path: path, name: description.name)
         }?.configuration ?? gestures
     }
+    /// The HTTP listener (`http:`); nil: off, the default.
+    public var http: HTTPConfiguration?
 
     /// Calibration for the devices a selector matches (the first matching entry applies).
     public struct DeviceCalibration: Sendable {
@@ -126,6 +128,7 @@ extension DaemonConfiguration {
         if old.touchJumps != new.touchJumps { keys.append("touchJumps") }
         if old.noTouchArbitration != new.noTouchArbitration { keys.append("noTouchArbitration") }
         if old.gestures != new.gestures || old.gestureOverrides != new.gestureOverrides { keys.append("gestures") }
+        if old.http != new.http { keys.append("http") }
         return keys
     }
 }

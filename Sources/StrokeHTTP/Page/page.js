@@ -1,0 +1,2 @@
+// Placeholder: the live finger-paint page replaces this file.
+"use strict";
