@@ -87,7 +87,11 @@ extension DaemonConfiguration {
                     case "replay": config.replay = try r.string(v, "devices.replay")
                     case "loop": config.replayLoop = try r.bool(v, "devices.loop")
                     case "speed":
-                        config.replaySpeed = try r.double(v, "devices.speed")
+                        let speed = try r.double(v, "devices.speed")
+                        guard DaemonConfiguration.replaySpeeds.contains(speed) else {
+                            throw r.error(v, "'devices.speed' must be from 0 (as fast as possible) to \(Int(DaemonConfiguration.replaySpeeds.upperBound))")
+                        }
+                        config.replaySpeed = speed
                     default: throw r.unknown(v, "devices.\(k)")
                     }
                 }
@@ -194,7 +198,8 @@ private struct ConfigReader {
     }
 
     func double(_ node: Node, _ key: String) throws -> Double {
-        guard let d = node.float ?? node.int.map(Double.init) else { throw error(node, "'\(key)' must be a number") }
+        // .nan and .inf are YAML floats, but no setting means them.
+        guard let d = node.float ?? node.int.map(Double.init), d.isFinite else { throw error(node, "'\(key)' must be a finite number") }
         return d
     }
 

@@ -62,6 +62,10 @@ public struct DaemonConfiguration: Sendable {
             return DeviceSelector(o.match).matches(path: path, name: description.name)
         }?.configuration ?? gestures
     }
+    /// The replay speeds `devices.speed` and `--speed` take: 0 is as fast as possible, 1 the
+    /// recorded pace. (Negative speeds, frames fed by hand, are for tests and benchmarks only.)
+    public static let replaySpeeds: ClosedRange<Double> = 0...1000
+
     /// The HTTP listener (`http:`); nil: off, the default.
     public var http: HTTPConfiguration?
 

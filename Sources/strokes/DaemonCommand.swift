@@ -45,6 +45,9 @@ struct DaemonCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
+        if let speed, !DaemonConfiguration.replaySpeeds.contains(speed) {
+            throw ValidationError("--speed must be from 0 (as fast as possible) to \(Int(DaemonConfiguration.replaySpeeds.upperBound))")
+        }
         if let http, HTTPConfiguration.Listen(http) == nil {
             throw ValidationError("--http must be HOST:PORT (127.0.0.1:7780, [::1]:7780) or an absolute Unix socket path")
         }

@@ -63,6 +63,12 @@ import Testing
         ("calibration:\n  - {match: a, matrix: [1, 2]}\n", "t.yaml:2: 'calibration.matrix' must have 6"),
         ("devices: [a]\n", "t.yaml:1: 'devices' must be a mapping"),
         ("socket: {path: [\n", "t.yaml:"),
+        // Found by a black-box test: these served a daemon that greeted nobody or never replayed.
+        ("devices:\n  speed: .inf\n", "t.yaml:2: 'devices.speed' must be a finite number"),
+        ("devices:\n  speed: .nan\n", "t.yaml:2: 'devices.speed' must be a finite number"),
+        ("devices:\n  speed: -1\n", "t.yaml:2: 'devices.speed' must be from 0"),
+        ("devices:\n  speed: 1e308\n", "t.yaml:2: 'devices.speed' must be from 0"),
+        ("gestures:\n  rotateAngle: .nan\n", "t.yaml:2: 'gestures.rotateAngle' must be a finite number"),
     ])
     func invalidConfigurationNamesFileLineAndKey(_ text: String, _ prefix: String) {
         do {
