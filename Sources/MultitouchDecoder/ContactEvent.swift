@@ -132,6 +132,8 @@ public enum CancelReason: String, Hashable, Sendable, CaseIterable {
     case deviceRemoved
     /// The daemon is shutting down.
     case shutdown
+    /// A looped replay started its recording over while the contact was still down in it.
+    case replayRestarted
     /// A pen of the same hardware came into proximity: libinput's touch arbitration.
     case pen
 }

@@ -39,7 +39,7 @@ public struct MultitouchDecoder: Sendable {
 
     public let mode: Mode
     public let deviceFlags: ContactFlags
-    public internal(set) var diagnostics = DecoderDiagnostics()
+    public var diagnostics = DecoderDiagnostics()
     /// What the last `process` or `cancelAll` call met, the first of each kind (every one is
     /// counted in `diagnostics`): for the caller to log.
     public private(set) var reports: [DecoderDiagnostic] = []

@@ -156,6 +156,14 @@ public final class Daemon: Sendable {
         if !hub.reports.isEmpty { logDiagnostics() }
     }
 
+    /// Starts `device` over (`Hub.restartDevice`): a looped replay's next round.
+    public func restartDevice(_ device: DeviceID) {
+        batch.removeAll(keepingCapacity: true)
+        hub.restartDevice(device, into: &batch)
+        publish(batch)
+        armGestureTimer(device)
+    }
+
     public func removeDevice(_ device: DeviceID, time: Timestamp?) {
         batch.removeAll(keepingCapacity: true)
         hub.removeDevice(device, time: time, into: &batch)

@@ -121,6 +121,16 @@ public struct Hub: Sendable {
         out.append(publish(.deviceRemoved, device: device, line: w.finish()))
     }
 
+    /// Starts `device` over as when it was added (`DevicePipeline.restart`): a looped replay's
+    /// next round. Its strokes in progress are cancelled (`replayRestarted`).
+    public mutating func restartDevice(_ device: DeviceID, into out: inout [Broadcast]) {
+        guard devices[device] != nil else { return }
+        strokeEvents.removeAll(keepingCapacity: true)
+        devices[device]!.pipeline.restart(reason: .replayRestarted, time: nil, tracker: &tracker, into: &strokeEvents)
+        publish(strokeEvents, device: device, into: &out)
+        recogniseGestures(device: device, into: &out)
+    }
+
     /// Cancels every stroke in progress with `reason` (the daemon stops).
     public mutating func cancelAll(reason: CancelReason, time: Timestamp?, into out: inout [Broadcast]) {
         for id in devices.keys.sorted() {

@@ -112,6 +112,9 @@ public final class ReplaySource: @unchecked Sendable {
             return false
         }
         rounds += 1
+        // Each round is the recording from its start, as a device just plugged in: fingers it
+        // left down are cancelled, not carried into the next round's slots.
+        for device in deviceIDs { daemon.restartDevice(device) }
         let last = steps[steps.count - 1].input.time.microseconds
         offset += last - firstTime + 500_000  // half a second between rounds
         index = 0

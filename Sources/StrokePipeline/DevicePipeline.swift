@@ -67,6 +67,20 @@ public struct DevicePipeline: Sendable {
         return !decoder.reports.isEmpty
     }
 
+    /// Starts the device over as it was when added (a looped replay's next round): its strokes in
+    /// progress are cancelled with `reason`, and its decoder forgets every slot, the current slot
+    /// and the tool, so the round decodes exactly as the first did. Counters (`frames`,
+    /// `diagnostics`) go on.
+    public mutating func restart(
+        reason: CancelReason, time: Timestamp?, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
+    ) {
+        cancelAll(reason: reason, time: time, tracker: &tracker, into: &out)
+        // The same description was decoded when the device was added: it cannot fail now.
+        var fresh = try! MultitouchDecoder(description: description)
+        fresh.diagnostics = decoder.diagnostics
+        decoder = fresh
+    }
+
     /// Cancels the device's strokes in progress with `reason` at `time` (the last time seen when
     /// nil): the device is removed, or the daemon stops.
     public mutating func cancelAll(

@@ -184,6 +184,7 @@ extension CancelReason {
         case .resync: return "resync"
         case .deviceRemoved: return "deviceRemoved"
         case .shutdown: return "shutdown"
+        case .replayRestarted: return "replayRestarted"
         case .pen: return "pen"
         }
     }

@@ -78,7 +78,7 @@ public struct StrokeMessage: Codable, Sendable, Hashable {
 
     /// Why a stroke was `cancelled` (docs/protocol.md, "Cancel reasons").
     public enum CancelReason: OpenStringEnum {
-        case palm, eventsDropped, resync, deviceRemoved, shutdown, pen
+        case palm, eventsDropped, resync, deviceRemoved, shutdown, pen, replayRestarted
         case unknown(String)
 
         public init(rawValue: String) {
@@ -88,6 +88,7 @@ public struct StrokeMessage: Codable, Sendable, Hashable {
             case "resync": self = .resync
             case "deviceRemoved": self = .deviceRemoved
             case "shutdown": self = .shutdown
+            case "replayRestarted": self = .replayRestarted
             case "pen": self = .pen
             default: self = .unknown(rawValue)
             }
@@ -100,6 +101,7 @@ public struct StrokeMessage: Codable, Sendable, Hashable {
             case .resync: "resync"
             case .deviceRemoved: "deviceRemoved"
             case .shutdown: "shutdown"
+            case .replayRestarted: "replayRestarted"
             case .pen: "pen"
             case .unknown(let name): name
             }

@@ -1,0 +1,54 @@
+import InputCore
+import StrokeDaemon
+import StrokeProtocol
+import StrokeRecording
+import Testing
+
+/// `--replay --loop`: every round is the recording from its start, as a device just plugged in.
+/// Found by a black-box test on recording 04, which ends with two fingers down: the next round's
+/// contacts were decoded into the old round's slots (one stroke took another contact's points,
+/// jumping across the screen) and the slot the old round ended on was still selected.
+@Suite struct ReplayLoopTests {
+    /// Two fingers, the second on slot 1, both still down at the end. The first frame selects no
+    /// slot: the kernel starts at slot 0.
+    static func fingersLeftDown() -> Recording {
+        let description = DeviceDescription(
+            name: "loop screen", id: InputID(bustype: 3, vendor: 1, product: 2, version: 3),
+            properties: [InputProperty.direct], codes: [.key: [KeyCode.btnTouch]],
+            absInfo: [
+                AbsCode.x: AbsInfo(minimum: 0, maximum: 1000), AbsCode.y: AbsInfo(minimum: 0, maximum: 1000),
+                AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9), AbsCode.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535),
+                AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 1000), AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 1000),
+            ])
+        var events: [InputEvent] = []
+        var t: Int64 = 1_000_000
+        func frame(_ body: [(UInt16, Int32)]) {
+            for (code, value) in body { events.append(InputEvent(time: Timestamp(microseconds: t), type: .abs, code: code, value: value)) }
+            events.append(InputEvent(time: Timestamp(microseconds: t), type: .syn, code: SynCode.report, value: 0))
+            t += 10_000
+        }
+        frame([(AbsCode.mtTrackingID, 1), (AbsCode.mtPositionX, 100), (AbsCode.mtPositionY, 100)])
+        frame([(AbsCode.mtSlot, 1), (AbsCode.mtTrackingID, 2), (AbsCode.mtPositionX, 500), (AbsCode.mtPositionY, 500)])
+        frame([(AbsCode.mtPositionX, 510)])
+        return Recording(format: .evemu(major: 1, minor: 3), devices: [RecordedDevice(description: description, events: events)])
+    }
+
+    @Test func eachRoundStartsFromTheRecordingsFirstState() async throws {
+        let d = try await TestDaemon(recording: Self.fingersLeftDown(), name: "loop", looping: true)
+        let c = try d.connect()
+        _ = try c.subscribe()
+        try await d.advance(3)  // round 1
+        try await d.advance(3)  // round 2
+        var seen: [String] = []
+        for _ in 0..<8 {
+            guard case .stroke(let e) = try c.message() else { continue }
+            seen.append("\(e.kind.rawValue) \(e.stroke) slot \(e.slot) x \(e.point.x)\(e.reason.map { " \($0)" } ?? "")")
+        }
+        #expect(seen == [
+            "began 1 slot 0 x 100", "began 2 slot 1 x 500", "moved 2 slot 1 x 510",
+            "cancelled 1 slot 0 x 100 replayRestarted", "cancelled 2 slot 1 x 510 replayRestarted",
+            "began 3 slot 0 x 100", "began 4 slot 1 x 500", "moved 4 slot 1 x 510",
+        ])
+        try await d.stop()
+    }
+}
