@@ -58,9 +58,10 @@ public struct ClientRequest: Hashable, Sendable {
         public static let events = 16
         /// History `limit`.
         public static let historyLimit = 1_000_000
-        /// Characters of a string `id` (it is echoed in the reply).
+        /// Unicode scalars (code points) of a string `id` (it is echoed in the reply). Not
+        /// `Character`s: one grapheme may hold any number of combining scalars.
         public static let idLength = 256
-        /// Characters of input an error message quotes.
+        /// Unicode scalars of input an error message quotes.
         public static let excerpt = 40
     }
 
@@ -84,12 +85,16 @@ public struct ClientRequest: Hashable, Sendable {
         public var description: String { "\(next)-\(end)" }
     }
 
-    /// At most `Limits.excerpt` characters of `text`, escaped as a JSON string (quotes included),
-    /// with `…` when cut: what error messages quote of a client's input.
+    /// At most `Limits.excerpt` Unicode scalars of `text`, escaped as a JSON string (quotes
+    /// included), with `…` when cut: what error messages quote of a client's input. Counted in
+    /// scalars, not `Character`s, so a grapheme of thousands of combining marks is cut too.
     public static func excerpt<S: StringProtocol>(_ text: S) -> String {
         var out = ""
-        let cut = text.prefix(Limits.excerpt + 1).count > Limits.excerpt
-        JSONWriter.appendQuoted(String(text.prefix(Limits.excerpt)) + (cut ? "…" : ""), to: &out)
+        let scalars = text.unicodeScalars
+        let cut = scalars.prefix(Limits.excerpt + 1).count > Limits.excerpt
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: scalars.prefix(Limits.excerpt))
+        JSONWriter.appendQuoted(String(kept) + (cut ? "…" : ""), to: &out)
         return out
     }
 
@@ -166,7 +171,7 @@ public struct ClientRequest: Hashable, Sendable {
                 if let n = try? c.decode(Int64.self, forKey: .id) {
                     id = String(n)
                 } else if let s = try? c.decode(String.self, forKey: .id) {
-                    guard s.count <= Limits.idLength else {
+                    guard s.unicodeScalars.count <= Limits.idLength else {
                         throw WireError(message: "'id' is at most \(Limits.idLength) characters", id: nil)
                     }
                     var quoted = ""

@@ -25,6 +25,26 @@ import Testing
         #expect(e.message.utf8.count < 80)
     }
 
+    /// Found by a black-box test: the limits counted `Character`s, and one grapheme may hold any
+    /// number of combining marks ("e" and 30 000 of U+0301 was one character, 60 KB echoed back).
+    @Test func limitsCountCodePointsNotGraphemes() throws {
+        let grapheme = "e" + String(repeating: "\u{301}", count: 30_000)
+        #expect(grapheme.count == 1)
+        let id = try #require(error(#"{"id":""# + grapheme + #"","request":"ping"}"#))
+        #expect(id.code == .badArgument && id.json.utf8.count < 200)
+        let line = try #require(error(grapheme))
+        #expect(line.code == .invalidJSON && line.json.utf8.count < 200 && line.message.contains("…"))
+        let name = try #require(error(#"{"request":""# + grapheme + #""}"#))
+        #expect(name.code == .unknownRequest && name.json.utf8.count < 200)
+        // 256 code points still pass, whatever they are.
+        let ok = String(repeating: "\u{301}", count: ClientRequest.Limits.idLength)
+        guard case .success(let r) = ClientRequest.parse(Substring(#"{"id":""# + ok + #"","request":"ping"}"#)) else {
+            Issue.record("an id of 256 code points was refused")
+            return
+        }
+        #expect(r.id.contains(ok))
+    }
+
     @Test(arguments: [
         #"{"request":"history","limit":1000001}"#,
         #"{"request":"history","limit":-1}"#,
