@@ -63,6 +63,12 @@ public final class ReplaySource: @unchecked Sendable {
         for (i, d) in recording.devices.enumerated() {
             let name = recording.devices.count > 1 ? "replay:\(path)#\(i + 1)" : "replay:\(path)"
             deviceIDs.append(try daemon.addDevice(path: name, description: d.description, gestures: gestures(name, d.description)))
+            if let tail = d.truncatedTail {
+                // The file's, not the decoder's: not a `stats` diagnostic; said once, here.
+                daemon.logger.warning(
+                    "recording cut off mid-frame: \(tail.eventCount) events after the last SYN_REPORT (from line \(tail.line)) are not applied",
+                    metadata: ["device": "\(deviceIDs[deviceIDs.count - 1])", "recording": "\(path)"])
+            }
         }
         guard !steps.isEmpty else { return }
         firstTime = steps[0].input.time.microseconds

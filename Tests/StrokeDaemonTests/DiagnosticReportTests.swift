@@ -75,6 +75,20 @@ struct CapturingLogHandler: LogHandler {
         return Recording(format: .evemu(major: 1, minor: 3), devices: [RecordedDevice(description: description, events: events)])
     }
 
+    /// A recording cut off mid-frame is the file's fault: logged once when the daemon starts
+    /// serving it, not a `stats` diagnostic (a black-box test found `replay --summary` and `stats`
+    /// disagreeing on recording 04 without a word on why).
+    @Test func aTruncatedRecordingIsLoggedOnceAtStart() async throws {
+        let logs = CapturedLogs()
+        var recording = DiagnosticReportTests.hostileRecording(hostile: 0)
+        recording.devices[0].truncatedTail = TruncatedTail(eventCount: 2, line: 40)
+        let d = try await TestDaemon(recording: recording, name: "cut", logger: logs.logger())
+        let cut = logs.entries.filter { $0.message.hasPrefix("recording cut off mid-frame") }
+        #expect(cut.count == 1 && cut.first?.level == .warning, "\(logs.entries.map(\.message))")
+        #expect(cut.first?.message.contains("2 events after the last SYN_REPORT (from line 40)") == true)
+        try await d.stop()
+    }
+
     @Test func hostileFramesAreCountedInStatsAndLoggedRateLimited() async throws {
         let logs = CapturedLogs()
         let d = try await TestDaemon(recording: DiagnosticReportTests.hostileRecording(hostile: 8), name: "hostile", logger: logs.logger())
