@@ -99,7 +99,8 @@ public final class Daemon: Sendable {
     public init(loop: EventLoop, settings: Settings, logger: Logger) {
         self.loop = loop
         self.logger = logger
-        self.instance = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        let random = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        self.instance = String(repeating: "0", count: 16 - random.count) + random
         _settings = .makeBoxSendingValue(settings, eventLoop: loop)
         var hub = Hub(historyLimit: settings.historyLimit, resumeLimit: settings.resumeLimit)
         hub.encodesGestures = false  // until a client subscribes to them

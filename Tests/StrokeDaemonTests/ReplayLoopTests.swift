@@ -1,4 +1,6 @@
 import InputCore
+import Logging
+import NIOEmbedded
 import StrokeDaemon
 import StrokeProtocol
 import StrokeRecording
@@ -50,5 +52,17 @@ import Testing
             "began 3 slot 0 x 100", "began 4 slot 1 x 500", "moved 4 slot 1 x 510",
         ])
         try await d.stop()
+    }
+}
+
+@Suite struct InstanceTests {
+    /// docs/protocol.md: `instance` is 16 lowercase hex digits (a black-box test saw 15: the
+    /// leading zero of a random number was dropped).
+    @Test func instanceIsSixteenHexDigits() async throws {
+        for _ in 0..<64 {
+            let d = Daemon(loop: EmbeddedEventLoop(), settings: .init(), logger: Logger(label: "test"))
+            #expect(d.instance.count == 16)
+            #expect(d.instance.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+        }
     }
 }
