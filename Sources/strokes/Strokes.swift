@@ -1,7 +1,6 @@
 import ArgumentParser
 import StrokeDaemon
 
-@main
 struct Strokes: AsyncParsableCommand {
     static let version = Daemon.version
 

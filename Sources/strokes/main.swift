@@ -1,0 +1,17 @@
+import Dispatch
+import Glibc
+import NIOCore
+import NIOPosix
+
+// Swift concurrency's default global executor on Linux is libdispatch's thread pool, and once it
+// has run a task, libdispatch's pool monitor (src/event/workqueue.c, Linux only) wakes the process
+// once a second for as long as it lives. The daemon must not wake while nothing touches (issue 14,
+// "Idle"), so every task runs on NIO's singleton event loops instead; installed here, before the
+// first task, as the hook requires.
+NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+Task {
+    await Strokes.main()
+    exit(0)
+}
+// The command's `main()` runs on the main actor: the main thread drains the main queue.
+dispatchMain()
