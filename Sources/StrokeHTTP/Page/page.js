@@ -338,12 +338,13 @@
     ws.onerror = () => {}; // onclose follows
   }
 
-  // The event stream carries the stream messages only (no hello, no replies): the page resumes
-  // with `lastEventId` and reads devices from `devices`.
+  // The event stream carries the same messages as the WebSocket (stream messages with their seq
+  // as the event id, the rest as named events). The page resumes with `lastEventId` (as
+  // `resumeAfter`) and reads devices and history from `devices` and `history`.
   function connectEventStream() {
     const url = withToken(new URL("events", location.href));
     url.searchParams.set("events", subscribedEvents().join(","));
-    if (state.lastSeq > 0) url.searchParams.set("lastEventId", String(state.lastSeq));
+    url.searchParams.set("lastEventId", String(state.lastSeq)); // 0: everything the daemon still holds
     const es = new EventSource(url);
     source = es;
     const onData = (e) => {
