@@ -13,6 +13,7 @@ end state, cancel reason; stroke ids mapped by order of appearance):
   3. Restart: the daemon stopped and started again on the same port: the page reconnects, sees a
      new instance and draws the new run's strokes afresh.
   4. Event stream: the same as 1 over Server-Sent Events (page.js?transport=sse).
+  5. Pen: a pen-and-eraser recording (17) with hover subscribed (?hover=1).
 
 Environment: STROKES_BIN (default .build/debug/strokes), CHROMIUM (default chromium).
 """
@@ -34,6 +35,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "Tests", "ReplayTests", "Fixtures")
 RECORDING_03 = os.path.join(FIXTURES, "03-atmel-maxtouch-touchscreen-4finger-drag.evemu")
 RECORDING_01 = os.path.join(FIXTURES, "01-wacom-dth2242-touchscreen-10finger.evemu")
+RECORDING_17 = os.path.join(FIXTURES, "17-wacom-cintiq12wx-pen-and-eraser.evemu")
 STROKES = os.environ.get("STROKES_BIN", os.path.join(ROOT, ".build", "debug", "strokes"))
 CHROMIUM = os.environ.get("CHROMIUM", "chromium")
 
@@ -320,6 +322,21 @@ def check_event_stream(browser, directory, expected):
         daemon.stop()
 
 
+def check_pen(browser, directory):
+    expected = expected_strokes(RECORDING_17)
+    port = free_port()
+    daemon = Daemon(RECORDING_17, 1, port, directory)  # hover is not resumed: it must come after the page subscribes
+    try:
+        browser.navigate(f"http://127.0.0.1:{port}/?hover=1")
+        state = wait_quiet(browser, expected, 60, "pen")
+        compare(state, expected, "pen")
+        if state["hoverEvents"] == 0:
+            raise Failure("pen: no hover drawn")
+        return len(expected), state["hoverEvents"]
+    finally:
+        daemon.stop()
+
+
 def run_tests():
     directory = tempfile.mkdtemp(prefix="strokes-browser-")
     started = time.monotonic()
@@ -335,6 +352,8 @@ def run_tests():
         print(f"browser: resume: {drops} dropped connections, each resumed, nothing lost or doubled")
         check_event_stream(browser, directory, expected)
         print(f"browser: event stream: {len(expected)} strokes equal strokes replay")
+        pen, hover = check_pen(browser, directory)
+        print(f"browser: pen: {pen} pen and eraser strokes equal strokes replay; {hover} hover events drawn")
         ok = True
     except Failure as e:
         print(f"browser: FAIL: {e}")

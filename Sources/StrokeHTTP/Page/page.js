@@ -35,6 +35,7 @@
 //                                    // point (the protocol's rule, as `strokes render` folds them)
 //     } },
 //     events: number,                // stream messages applied
+//     hoverEvents: number,           // hover messages drawn (subscribed with the hover box or ?hover=1)
 //     resumes: number,               // reconnections that resumed without a gap
 //     gaps: number,                  // reconnections answered with gapTooOld (or a new instance)
 //   }
@@ -57,6 +58,7 @@
     devices: {},
     strokes: {},
     events: 0,
+    hoverEvents: 0,
     resumes: 0,
     gaps: 0,
   };
@@ -152,6 +154,7 @@
   }
 
   function applyHover(m) {
+    state.hoverEvents += 1;
     const key = m.device + "/" + m.slot;
     if (m.phase === "proximityOut") {
       hovering.delete(key);
