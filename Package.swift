@@ -63,6 +63,21 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The optional HTTP side (README, "Watch in a browser / HTTP"): the page (compiled in), SSE,
+        // WebSocket and JSON endpoints, on NIO's HTTP/1 and WebSocket modules.
+        .target(
+            name: "StrokeHTTP",
+            dependencies: [
+                "StrokeDaemon", "StrokeProtocol", "StrokeRender", "StrokeTracker", "SystemSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/page.js"), .embedInCode("Page/page.css")]
+        ),
         .target(
             name: "StrokeClient",
             dependencies: ["StrokeProtocol", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
@@ -75,7 +90,7 @@ let package = Package(
             name: "strokes",
             dependencies: [
                 "Evdev", "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeDaemon", "StrokeClient", "StrokeRender",
-                "SystemSupport",
+                "StrokeHTTP", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -149,6 +164,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "StrokeHTTPTests",
+            dependencies: [
+                "StrokeHTTP", "StrokeDaemon", "StrokeClient", "StrokeProtocol", "StrokeRecording", "StrokeReplay", "StrokeTracker",
+                "StrokeRender",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]

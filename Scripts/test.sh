@@ -31,6 +31,17 @@ else
     exit 1
 fi
 
+# The HTTP side from standard-library Python (Scripts/http-test.sh): SSE, WebSocket, JSON.
+http_log=$(mktemp)
+trap 'rm -f "$log" "$python_log" "$http_log"' EXIT
+if bash Scripts/http-test.sh >"$http_log" 2>&1; then
+    echo "python http: $(grep -oE '^Ran [0-9]+ tests?' "$http_log" | grep -oE '[0-9]+') tests passed"
+else
+    echo "python http: FAILED"
+    tail -60 "$http_log"
+    exit 1
+fi
+
 # The live page in headless chromium against the daemon just built (Scripts/browser-test.sh;
 # installs chromium with apt when missing, skips with a note when it cannot).
 # STROKES_SKIP_BROWSER_TESTS=1 leaves it out.
@@ -38,7 +49,7 @@ if [[ ${STROKES_SKIP_BROWSER_TESTS:-0} == 1 ]]; then
     echo "browser: skipped (STROKES_SKIP_BROWSER_TESTS=1)"
 else
     browser_log=$(mktemp)
-    trap 'rm -f "$log" "$python_log" "$browser_log"' EXIT
+    trap 'rm -f "$log" "$python_log" "$http_log" "$browser_log"' EXIT
     if bash Scripts/browser-test.sh >"$browser_log" 2>&1; then
         grep -E '^browser: (pass|skipped)' "$browser_log" || true
     else
@@ -64,7 +75,7 @@ if [[ ${STROKES_SKIP_KERNEL_TESTS:-0} == 1 ]]; then
     exit 0
 fi
 kernel_log=$(mktemp)
-trap 'rm -f "$log" "$python_log" "${browser_log:-}" "$kernel_log"' EXIT
+trap 'rm -f "$log" "$python_log" "$http_log" "${browser_log:-}" "$kernel_log"' EXIT
 if bash Scripts/kernel-test.sh 2>&1 | tee "$kernel_log" | grep -E '^(E2E|kernel-test)'; then :; fi
 if grep -q '^kernel-test: pass' "$kernel_log"; then
     echo "kernel tests: $(grep -c '^E2E PASS' "$kernel_log") scenarios passed"

@@ -7,18 +7,49 @@ import Glibc
 
 /// The per-connection NIO handler: splits the input into lines (at most `maxLineLength` bytes),
 /// hands each to the daemon, and pumps the client's queue when the socket drains.
-final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
+///
+/// Any channel whose pipeline turns its input into request bytes and its output (one `ByteBuffer`
+/// per protocol line, newline included) back into its own framing can be a client this way: the
+/// HTTP side's WebSocket and Server-Sent Events connections are (`StrokeHTTP`). Added to a channel
+/// that is already active, it connects the client at once; otherwise when the channel becomes active.
+public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
+    public typealias InboundIn = ByteBuffer
+
+    /// An inbound user event: input the client sent that is no request (a WebSocket binary frame),
+    /// answered with this error, the connection kept.
+    public struct RejectedInput: Sendable {
+        public var error: ProtocolError
+        public init(_ error: ProtocolError) { self.error = error }
+    }
 
     private let daemon: Daemon
+    private let readsCredentials: Bool
     private var client: ClientConnection?
+    private var connected = false
     private var pending: ByteBuffer?
 
-    init(daemon: Daemon) { self.daemon = daemon }
+    /// - Parameter readsCredentials: whether the peer's `SO_PEERCRED` (and groups) are read for the
+    ///   allow-lists and `maxClientsPerUid`; false for connections whose peer has none that mean
+    ///   anything (TCP), which only `maxClients` bounds.
+    public init(daemon: Daemon, readsCredentials: Bool = true) {
+        self.daemon = daemon
+        self.readsCredentials = readsCredentials
+    }
 
-    func channelActive(context: ChannelHandlerContext) {
-        client = daemon.clientConnected(
-            context.channel, peer: ClientHandler.peerCredentials(context.channel), groups: PeerGroups.read(context.channel))
+    public func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { connect(context) }
+    }
+
+    public func channelActive(context: ChannelHandlerContext) {
+        connect(context)
+        context.fireChannelActive()
+    }
+
+    private func connect(_ context: ChannelHandlerContext) {
+        guard !connected else { return }
+        connected = true
+        let peer = readsCredentials ? ClientHandler.peerCredentials(context.channel) : nil
+        client = daemon.clientConnected(context.channel, peer: peer, groups: readsCredentials ? PeerGroups.read(context.channel) : nil)
         // A peer already gone makes the greeting's write fail and closes the channel inside
         // `clientConnected`, before `client` was set: channelInactive came and went, so the
         // client is forgotten here (it would otherwise count against maxClients for ever).
@@ -26,16 +57,15 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
             daemon.clientGone(client)
             self.client = nil
         }
-        context.fireChannelActive()
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    public func channelInactive(context: ChannelHandlerContext) {
         if let client { daemon.clientGone(client) }
         client = nil
         context.fireChannelInactive()
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let client, !client.closing else { return }
         var incoming = unwrapInboundIn(data)
         if pending == nil {
@@ -74,7 +104,11 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
         return Substring(text)
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    public func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let rejected = event as? RejectedInput {
+            if let client, !client.closing { daemon.send(rejected.error.json, to: client) }
+            return
+        }
         // The client shut down its writing side: a subscriber goes on receiving (`nc -N` style
         // clients), anyone else is done once its replies are out.
         if let e = event as? ChannelEvent, e == .inputClosed, let client {
@@ -84,12 +118,12 @@ final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
+    public func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable { client?.pump() }
         context.fireChannelWritabilityChanged()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
+    public func errorCaught(context: ChannelHandlerContext, error: Error) {
         client?.logger.debug("connection error", metadata: ["error": "\(error)"])
         context.close(promise: nil)
     }

@@ -16,22 +16,48 @@ extension Daemon {
     }
 
     private func handle(_ request: ClientRequest, from client: ClientConnection) {
-        var reply = JSONWriter()
-        reply.field("type", "reply")
-        reply.raw("id", request.id)
         switch request.command {
         case .subscribe(let sub):
+            var reply = JSONWriter()
+            reply.field("type", "reply")
+            reply.raw("id", request.id)
             reply.field("request", "subscribe")
             subscribe(client, sub, reply: &reply)
-            return
         case .unsubscribe:
             guard client.subscription != nil else {
                 send(ProtocolError(.notSubscribed, "no subscription to end", id: request.id).json, to: client)
                 return
             }
             client.subscription = nil
+            var reply = JSONWriter()
+            reply.field("type", "reply")
+            reply.raw("id", request.id)
             reply.field("request", "unsubscribe")
             reply.field("seq", hub.seq)
+            send(reply.finish(), to: client)
+        case .devices, .live, .history, .ping, .stats:
+            send(answer(request, client: client), to: client)
+        }
+    }
+
+    /// The reply (or error) line to a request that needs no subscription: `devices`, `live`,
+    /// `history`, `ping`, `stats` (without its `you` part when there is no client). A request
+    /// that does need one (`subscribe`, `unsubscribe`) gets `unknownRequest`. For the HTTP side's
+    /// JSON endpoints (`GET /devices`, …), which answer with exactly the reply a socket client gets.
+    public func answer(line: Substring) -> String {
+        switch ClientRequest.parse(line) {
+        case .failure(let error): return error.json
+        case .success(let request): return answer(request, client: nil)
+        }
+    }
+
+    private func answer(_ request: ClientRequest, client: ClientConnection?) -> String {
+        var reply = JSONWriter()
+        reply.field("type", "reply")
+        reply.raw("id", request.id)
+        switch request.command {
+        case .subscribe, .unsubscribe:
+            return ProtocolError(.unknownRequest, "subscribe and unsubscribe need a stream connection", id: request.id).json
         case .devices:
             reply.field("request", "devices")
             reply.raw("devices", "[" + hub.deviceInfos.map(DeviceJSON.object).joined(separator: ",") + "]")
@@ -42,8 +68,7 @@ extension Daemon {
         case .history(let limit, let devices, let cursor):
             reply.field("request", "history")
             guard historyPage(limit: limit, devices: devices, cursor: cursor, into: &reply) else {
-                send(ProtocolError(.badArgument, "'cursor' is not one this daemon gave", id: request.id).json, to: client)
-                return
+                return ProtocolError(.badArgument, "'cursor' is not one this daemon gave", id: request.id).json
             }
         case .ping:
             reply.field("request", "ping")
@@ -51,7 +76,7 @@ extension Daemon {
             reply.field("request", "stats")
             writeStats(for: client, into: &reply)
         }
-        send(reply.finish(), to: client)
+        return reply.finish()
     }
 
     private func subscribe(_ client: ClientConnection, _ sub: ClientRequest.Subscription, reply: inout JSONWriter) {
@@ -83,7 +108,7 @@ extension Daemon {
         enforceTotalQueuedBytes()
     }
 
-    private func send(_ line: String, to client: ClientConnection) {
+    func send(_ line: String, to client: ClientConnection) {
         if client.enqueue(.line(line)) {
             client.pump()
             enforceTotalQueuedBytes()
@@ -157,7 +182,7 @@ extension Daemon {
         return out + "]"
     }
 
-    private func writeStats(for client: ClientConnection, into w: inout JSONWriter) {
+    private func writeStats(for client: ClientConnection?, into w: inout JSONWriter) {
         var d = JSONWriter()
         d.field("seq", hub.seq)
         d.field("frames", hub.framesProcessed)
@@ -171,6 +196,7 @@ extension Daemon {
         d.field("queuedBytes", queuedBytes)
         w.raw("daemon", d.finish())
         w.raw("devices", diagnosticsJSON())
+        guard let client else { return }
         var c = JSONWriter()
         c.field("client", client.id)
         c.field("sent", client.sent)

@@ -122,6 +122,7 @@ extension DaemonConfiguration {
                 config.touchJumps = try r.list(value, "touchJumps").map { try r.jumps($0) }
             case "noTouchArbitration":
                 config.noTouchArbitration = try r.list(value, "noTouchArbitration").map { try r.string($0, "noTouchArbitration[]") }
+            case "http": config.http = try r.http(value)
             default: throw r.unknown(value, key)
             }
         }
@@ -176,6 +177,30 @@ private struct ConfigReader {
     func double(_ node: Node, _ key: String) throws -> Double {
         guard let d = node.float ?? node.int.map(Double.init) else { throw error(node, "'\(key)' must be a number") }
         return d
+    }
+
+    /// `http:`: a mapping turns the listener on (`enabled: false` keeps it off), as does `true`.
+    func http(_ node: Node) throws -> HTTPConfiguration? {
+        if case .scalar = node { return try bool(node, "http") ? HTTPConfiguration() : nil }
+        var http = HTTPConfiguration()
+        var enabled = true
+        for (k, v) in try mapping(node, "http") {
+            switch k {
+            case "enabled": enabled = try bool(v, "http.enabled")
+            case "listen":
+                guard let listen = HTTPConfiguration.Listen(try string(v, "http.listen")) else {
+                    throw error(v, "'http.listen' must be HOST:PORT (127.0.0.1:7780, [::1]:7780) or an absolute Unix socket path")
+                }
+                http.listen = listen
+            case "token": http.tokenFile = try string(v, "http.token")
+            case "allowOrigins": http.allowOrigins = try list(v, "http.allowOrigins").map { try string($0, "http.allowOrigins") }
+            case "maxConnections": http.maxConnections = try int(v, "http.maxConnections", min: 1)
+            default: throw unknown(v, "http.\(k)")
+            }
+        }
+        guard enabled else { return nil }
+        if let problem = http.problem { throw error(node, problem) }
+        return http
     }
 
     func jumps(_ node: Node) throws -> DaemonConfiguration.DeviceJumps {

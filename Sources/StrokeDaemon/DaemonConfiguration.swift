@@ -37,6 +37,8 @@ public struct DaemonConfiguration: Sendable {
     /// Selectors of touch devices whose strokes go on while a pen of their group is in
     /// proximity (`noTouchArbitration`); every other grouped touch device is arbitrated.
     public var noTouchArbitration: [String] = []
+    /// The HTTP listener (`http:`); nil: off, the default.
+    public var http: HTTPConfiguration?
 
     /// Calibration for the devices a selector matches (the first matching entry applies).
     public struct DeviceCalibration: Sendable {
@@ -100,6 +102,7 @@ extension DaemonConfiguration {
         if old.resume != new.resume { keys.append("resume") }
         if old.touchJumps != new.touchJumps { keys.append("touchJumps") }
         if old.noTouchArbitration != new.noTouchArbitration { keys.append("noTouchArbitration") }
+        if old.http != new.http { keys.append("http") }
         return keys
     }
 }

@@ -25,15 +25,27 @@ public struct DaemonService: Sendable {
     public let configuration: DaemonConfiguration
     let file: (path: String, contents: DaemonConfiguration)?
     let logger: Logger
+    let listeners: [Listener]
+
+    /// Starts one more listener for `daemon` (bound and accepting when it returns) and gives the
+    /// `Service` that serves it until graceful shutdown, then stops accepting. Its clients are the
+    /// daemon's: `Daemon.shutdown` says goodbye to them with the socket's.
+    public typealias Listener = @Sendable (Daemon) async throws -> any Service
 
     /// - Parameters:
     ///   - configuration: what to run with: the file's settings with the command line's overrides.
     ///   - file: the configuration file and what it held at start (before overrides), which SIGHUP
     ///     re-reads and compares with.
-    public init(configuration: DaemonConfiguration, file: (path: String, contents: DaemonConfiguration)?, logger: Logger) {
+    ///   - listeners: more listeners beside the socket (the HTTP side, `StrokeHTTP`), started
+    ///     after it in this order.
+    public init(
+        configuration: DaemonConfiguration, file: (path: String, contents: DaemonConfiguration)?, logger: Logger,
+        listeners: [Listener] = []
+    ) {
         self.configuration = configuration
         self.file = file
         self.logger = logger
+        self.listeners = listeners
     }
 
     public func run() async throws {
@@ -76,15 +88,22 @@ public struct DaemonService: Sendable {
             if let replay { try? await loop.submit { replay.stop() }.get() }
             throw error
         }
+        var more: [any Service] = []
+        do {
+            for listener in listeners { more.append(try await listener(daemon)) }
+        } catch {
+            if let replay { try? await loop.submit { replay.stop() }.get() }
+            await server.stop()
+            throw error
+        }
         let devices = try await loop.submit { daemon.hub.deviceInfos.count }.get()
         let reload = ConfigurationReload(file: file, daemon: daemon, logger: logger)
         // Started together (everything above is ready); graceful shutdown ends them one at a time
         // from the last to the first, each after the one behind it has returned.
-        let services: [any Service] = [
-            SystemdNotifier(devices: devices, logger: logger),
-            server,
-            DaemonSignals(signals: signals, reload: reload, logger: logger),
-        ] + sources
+        // The other listeners stop accepting before `server` ends every client (theirs too).
+        let services: [any Service] =
+            [SystemdNotifier(devices: devices, logger: logger), server] + more
+            + [DaemonSignals(signals: signals, reload: reload, logger: logger)] + sources
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import StrokeDaemon
+import StrokeHTTP
 
 #if canImport(Glibc)
 import Glibc
@@ -34,11 +35,19 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Replay speed: 1 is the recorded pace, 0 as fast as possible.")
     var speed: Double?
 
+    @Option(
+        name: .long,
+        help: "Also serve HTTP (the browser page, SSE, WebSocket, JSON) at HOST:PORT or a Unix socket path (overrides http.listen; turns HTTP on).")
+    var http: String?
+
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
+        if let http, HTTPConfiguration.Listen(http) == nil {
+            throw ValidationError("--http must be HOST:PORT (127.0.0.1:7780, [::1]:7780) or an absolute Unix socket path")
+        }
     }
 
     func run() async throws {
@@ -54,6 +63,15 @@ struct DaemonCommand: AsyncParsableCommand {
         if let replay { configuration.replay = replay }
         if let loop { configuration.replayLoop = loop }
         if let speed { configuration.replaySpeed = speed }
+        if let http, let listen = HTTPConfiguration.Listen(http) {
+            var h = configuration.http ?? HTTPConfiguration()
+            h.listen = listen
+            configuration.http = h
+        }
+        if let problem = configuration.http?.problem {
+            printError(problem)
+            throw ExitCode(78)  // EX_CONFIG
+        }
 
         let level = Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in
@@ -63,7 +81,11 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "strokes")
         do {
-            try await DaemonService(configuration: configuration, file: file, logger: logger).run()
+            var listeners: [DaemonService.Listener] = []
+            if let http = configuration.http {
+                listeners.append { daemon in try await HTTPServer.start(daemon: daemon, configuration: http, logger: logger) }
+            }
+            try await DaemonService(configuration: configuration, file: file, logger: logger, listeners: listeners).run()
         } catch let error as SocketServerError {
             logger.critical("cannot run: \(error)")
             if case .inUse = error { throw Exit.unavailable }  // 69: the socket belongs to another daemon

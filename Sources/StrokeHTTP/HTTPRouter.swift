@@ -1,0 +1,170 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+import StrokeDaemon
+import StrokeProtocol
+
+/// Answers one HTTP connection's requests (after NIO's HTTP/1 codec; the WebSocket upgrade is
+/// NIO's too, `HTTPServer`): the page and its assets, `/healthz`, the JSON endpoints, `/render.svg`;
+/// or turns the connection into a Server-Sent Events stream, a client of the daemon like a
+/// socket's. Everything runs on the daemon's event loop, so the daemon's state is read directly.
+final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let daemon: Daemon
+    private let access: HTTPAccess
+    /// Over `maxConnections`: every request gets 503 and the connection closes.
+    private let refusing: Bool
+    private var head: HTTPRequestHead?
+    /// The connection is an SSE stream: nothing more is read from it.
+    private var streaming = false
+
+    init(daemon: Daemon, access: HTTPAccess, refusing: Bool) {
+        self.daemon = daemon
+        self.access = access
+        self.refusing = refusing
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !streaming else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let h): head = h
+        case .body: break  // a GET has none; any other method is refused without reading it
+        case .end:
+            guard let h = head else { return }
+            head = nil
+            respond(context, h)
+        }
+    }
+
+    private func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead) {
+        if refusing {
+            let error = ProtocolError(.tooManyClients, "the HTTP listener serves at most its http.maxConnections connections", id: nil)
+            return send(context, h, .serviceUnavailable, error: error, close: true)
+        }
+        guard h.method == .GET else {
+            let error = ProtocolError(.unknownRequest, "only GET is served, not \(h.method.rawValue)", id: nil)
+            return send(context, h, .methodNotAllowed, error: error, extra: [("allow", "GET")])
+        }
+        let target = RequestTarget(h.uri)
+        let endpoint: Endpoint
+        do {
+            endpoint = try Endpoint(target, lastEventID: h.headers.first(name: "last-event-id"))
+        } catch {
+            return send(context, h, error.code == .unknownRequest ? .notFound : .badRequest, error: error)
+        }
+        if let refusal = HTTPRouter.check(access, h, target, needsToken: endpoint.needsToken) {
+            let error = ProtocolError(.forbidden, refusal.message, id: nil)
+            if refusal == .token { return send(context, h, .unauthorized, error: error, extra: [("www-authenticate", "Bearer")]) }
+            return send(context, h, .forbidden, error: error)
+        }
+        switch endpoint {
+        case .asset(let asset):
+            var body = context.channel.allocator.buffer(capacity: asset.bytes.count)
+            body.writeBytes(asset.bytes)
+            send(context, h, .ok, contentType: asset.contentType, body: body)
+        case .healthz:
+            let stopping = daemon.stopping
+            let body = #"{"status":"\#(stopping ? "stopping" : "ok")","daemon":"strokes \#(Daemon.version)"}"#
+            send(context, h, stopping ? .serviceUnavailable : .ok, json: body)
+        case .request(let line):
+            let reply = daemon.answer(line: Substring(line))
+            send(context, h, reply.hasPrefix(#"{"type":"error""#) ? .badRequest : .ok, json: reply)
+        case .renderSVG:
+            let svg = RenderSVG.picture(of: daemon)
+            send(context, h, .ok, contentType: "image/svg+xml; charset=utf-8", body: context.channel.allocator.buffer(string: svg))
+        case .webSocket:
+            let error = ProtocolError(.badArgument, "GET /ws is a WebSocket endpoint: send a WebSocket upgrade request", id: nil)
+            send(context, h, .upgradeRequired, error: error, extra: [("upgrade", "websocket")])
+        case .events(let subscribe):
+            // Checked here as the daemon will check it, so a bad filter is a 400, not a stream.
+            if case .failure(let error) = ClientRequest.parse(Substring(subscribe)) {
+                return send(context, h, .badRequest, error: error)
+            }
+            startEvents(context, h, subscribe: subscribe)
+        }
+    }
+
+    /// The token, `Host` and `Origin` checks for a request (`HTTPAccess`).
+    static func check(_ access: HTTPAccess, _ h: HTTPRequestHead, _ target: RequestTarget, needsToken: Bool) -> HTTPAccess.Refusal? {
+        access.check(
+            host: h.headers.first(name: "host"), origin: h.headers.first(name: "origin"),
+            authorization: h.headers.first(name: "authorization"), queryToken: target.query["token"], needsToken: needsToken)
+    }
+
+    /// Answers with the stream's head, then makes the connection a client of the daemon whose
+    /// every line goes out as an event (`SSEEncoder`), subscribed with the query's filters.
+    private func startEvents(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, subscribe: String) {
+        let headers = HTTPHeaders([
+            ("content-type", "text/event-stream; charset=utf-8"), ("cache-control", "no-store"),
+            ("x-accel-buffering", "no"), ("x-content-type-options", "nosniff"),
+        ])
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: .ok, headers: headers))), promise: nil)
+        streaming = true
+        do {
+            // The encoder first: the client handler greets the client as soon as it is added.
+            let encoder = SSEEncoder()
+            try context.pipeline.syncOperations.addHandler(encoder, position: .after(self))
+            try context.pipeline.syncOperations.addHandler(ClientHandler(daemon: daemon, readsCredentials: false), position: .after(encoder))
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        context.fireChannelRead(wrapInboundOut(context.channel.allocator.buffer(string: subscribe + "\n")))
+    }
+
+    private func send(
+        _ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, error: ProtocolError,
+        extra: [(String, String)] = [], close: Bool = false
+    ) {
+        send(context, h, status, json: error.json, extra: extra, close: close)
+    }
+
+    private func send(
+        _ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, json: String,
+        extra: [(String, String)] = [], close: Bool = false
+    ) {
+        var body = context.channel.allocator.buffer(capacity: json.utf8.count + 1)
+        body.writeString(json)
+        body.writeStaticString("\n")
+        send(context, h, status, contentType: "application/json", body: body, extra: extra, close: close)
+    }
+
+    private func send(
+        _ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, contentType: String, body: ByteBuffer,
+        extra: [(String, String)] = [], close: Bool = false
+    ) {
+        var headers = HTTPHeaders([
+            ("content-type", contentType), ("content-length", String(body.readableBytes)), ("cache-control", "no-store"),
+            ("x-content-type-options", "nosniff"),
+        ])
+        if contentType.hasPrefix("text/html") {
+            headers.add(name: "content-security-policy", value: HTTPRouter.pagePolicy)
+            headers.add(name: "x-frame-options", value: "DENY")
+        }
+        for (name, value) in extra { headers.add(name: name, value: value) }
+        let keepAlive = h.isKeepAlive && !close
+        if !keepAlive { headers.add(name: "connection", value: "close") }
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if !keepAlive {
+            let bound = context.loopBound
+            done.whenComplete { _ in bound.value.close(promise: nil) }
+        }
+    }
+
+    /// The page's own files only; connections back to this listener (fetch, EventSource, WebSocket).
+    static let pagePolicy =
+        "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // A WebSocket upgrade that `HTTPServer`'s checks declined: the request comes here next and
+        // gets its answer (401, 403, 426).
+        if error is NIOWebSocketUpgradeError { return }
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,172 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import ServiceLifecycle
+import StrokeDaemon
+import SystemSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The HTTP listener (`http:` in the configuration; docs/protocol.md, "HTTP, SSE and WebSocket"):
+/// NIO's HTTP/1 server codec and WebSocket upgrader on the daemon's event loop. WebSocket
+/// (`GET /ws`) and Server-Sent Events (`GET /events`) connections become clients of the daemon
+/// like the socket's (`ClientHandler`: same requests, snapshots, resume and slow-client policy);
+/// other requests are answered at once (`HTTPRouter`).
+///
+/// As a `Service` in the daemon's group it serves until graceful shutdown, then stops accepting;
+/// the daemon's shutdown (`SocketServer`, after it) says goodbye to its stream clients with the
+/// socket's.
+public final class HTTPServer: Sendable {
+    public let channel: Channel
+    /// Where it listens, as bound (the actual port when configured with port 0).
+    public let address: HTTPConfiguration.Listen
+    private let logger: Logger
+
+    private init(channel: Channel, address: HTTPConfiguration.Listen, logger: Logger) {
+        self.channel = channel
+        self.address = address
+        self.logger = logger
+    }
+
+    /// Reads the token file (if any), binds and starts accepting for `daemon`.
+    public static func start(daemon: Daemon, configuration: HTTPConfiguration, logger: Logger) async throws -> HTTPServer {
+        if let problem = configuration.problem { throw HTTPServerError.unsafe(problem) }
+        let token = try configuration.tokenFile.map(readToken)
+        let connections = NIOLoopBoundBox.makeBoxSendingValue(0, eventLoop: daemon.loop)
+        let maxLine = try await daemon.loop.submit { daemon.settings.maxLineLength }.get()
+        let listen = configuration.listen
+        let origins = configuration.allowOrigins
+        let maxConnections = configuration.maxConnections
+        let bootstrap = ServerBootstrap(group: daemon.loop)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            // A fixed send buffer, the size a Unix socket client gets (net.core.wmem_default), rather
+            // than TCP's autotuning up to 4 MiB: a WebSocket or SSE client that does not read meets
+            // the slow-client policy as soon as a socket client would.
+            .childChannelOption(ChannelOptions.socketOption(.so_sndbuf), value: 212_992)
+            .childChannelOption(
+                ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 32 * 1024, high: 64 * 1024)
+            )
+            .childChannelInitializer { channel in
+                connections.value += 1
+                channel.closeFuture.whenComplete { _ in connections.value -= 1 }
+                let access = HTTPAccess(listen: listen, port: channel.localAddress?.port, token: token, allowOrigins: origins)
+                return channel.eventLoop.makeCompletedFuture {
+                    try HTTPServer.configure(
+                        channel, daemon: daemon, access: access, refusing: connections.value > maxConnections, maxFrameSize: maxLine)
+                }
+            }
+        let channel: Channel
+        do {
+            switch listen {
+            case .tcp(let host, let port): channel = try await bootstrap.bind(host: host, port: port).get()
+            case .unix(let path): channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
+            }
+        } catch {
+            throw HTTPServerError.bind(listen.description, error)
+        }
+        var bound = listen
+        if case .tcp(let host, _) = listen, let port = channel.localAddress?.port { bound = .tcp(host: host, port: port) }
+        logger.info(
+            "HTTP listening", metadata: ["http": "\(bound)", "token": "\(token == nil ? "none" : "required")"])
+        return HTTPServer(channel: channel, address: bound, logger: logger)
+    }
+
+    /// One connection's pipeline: NIO's HTTP/1 server handlers with the WebSocket upgrader, then
+    /// the router. An upgrade to WebSocket replaces the router with the frame aggregator, the
+    /// line codec and the daemon's client handler.
+    private static func configure(
+        _ channel: Channel, daemon: Daemon, access: HTTPAccess, refusing: Bool, maxFrameSize: Int
+    ) throws {
+        let router = HTTPRouter(daemon: daemon, access: access, refusing: refusing)
+        let routerName = "strokes.router"
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: maxFrameSize, automaticErrorHandling: true,
+            shouldUpgrade: { channel, head in
+                let target = RequestTarget(head.uri)
+                guard !refusing, target.path == "/ws", HTTPRouter.check(access, head, target, needsToken: true) == nil else {
+                    return channel.eventLoop.makeSucceededFuture(nil)
+                }
+                return channel.eventLoop.makeSucceededFuture(HTTPHeaders())
+            },
+            upgradePipelineHandler: { channel, _ in
+                channel.pipeline.removeHandler(name: routerName).flatMapThrowing {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(
+                        NIOWebSocketFrameAggregator(
+                            minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1024, maxAccumulatedFrameSize: maxFrameSize))
+                    try pipeline.addHandler(WebSocketLineCodec())
+                    // Last: it greets the client as soon as it is added.
+                    try pipeline.addHandler(ClientHandler(daemon: daemon, readsCredentials: false))
+                }
+            })
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+            withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+        try channel.pipeline.syncOperations.addHandler(router, name: routerName)
+    }
+
+    /// The token: the file's contents without surrounding whitespace; it must not be empty.
+    static func readToken(_ path: String) throws -> [UInt8] {
+        let fd: Int32
+        do {
+            fd = try Syscall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            throw HTTPServerError.token(path, "cannot open: \(error)")
+        }
+        defer { try? Syscall.closeDescriptor(fd) }  // read-only: a failed close loses nothing
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count <= 4096 {
+            let n: Int
+            do {
+                n = try Syscall.retrying { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            } catch {
+                throw HTTPServerError.token(path, "cannot read: \(error)")
+            }
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+        }
+        func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        let token = Array(bytes.drop(while: space).reversed().drop(while: space).reversed())
+        guard !token.isEmpty, token.count <= 4096 else { throw HTTPServerError.token(path, "must hold one token (1 to 4096 bytes)") }
+        guard token.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw HTTPServerError.token(path, "the token must be printable ASCII without spaces")
+        }
+        return token
+    }
+
+    /// Stops accepting (connected clients stay: the daemon's shutdown ends them).
+    public func stop() async {
+        do {
+            try await channel.close()
+        } catch ChannelError.alreadyClosed {
+        } catch {
+            logger.warning("closing the HTTP listener: \(error)")
+        }
+    }
+}
+
+public enum HTTPServerError: Error, CustomStringConvertible {
+    case unsafe(String)
+    case token(String, String)
+    case bind(String, Error)
+
+    public var description: String {
+        switch self {
+        case .unsafe(let problem): return problem
+        case .token(let path, let problem): return "http.token \(path): \(problem)"
+        case .bind(let address, let error): return "HTTP listener \(address): \(error)"
+        }
+    }
+}
+
+extension HTTPServer: Service {
+    public func run() async throws {
+        try? await gracefulShutdown()  // thrown only for cancellation, which ends the same way
+        await stop()
+    }
+}

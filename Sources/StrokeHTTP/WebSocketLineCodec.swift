@@ -1,0 +1,93 @@
+import NIOCore
+import NIOWebSocket
+import StrokeDaemon
+import StrokeProtocol
+
+/// Protocol v1 over WebSocket: one JSON message per text frame, both ways. Between NIO's frame
+/// codec (and `NIOWebSocketFrameAggregator`) and the daemon's `ClientHandler`, so the daemon sees
+/// just another client writing and reading lines:
+///
+/// - a text frame in becomes one request line (its raw newlines, which JSON allows only as
+///   whitespace, become spaces, so one frame is one request however it is laid out);
+/// - each line out (a `ByteBuffer` ending in its newline) becomes one text frame without it;
+/// - a binary frame is answered with the protocol's `invalidJSON` error; a ping with a pong; a
+///   close with a close, then the connection closes; closing from this side sends a close frame
+///   first (1000, after the daemon's `goodbye`).
+final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = WebSocketFrame
+
+    private var closeSent = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            var line = frame.unmaskedData
+            line.withUnsafeMutableReadableBytes { bytes in
+                for i in bytes.indices where bytes[i] == UInt8(ascii: "\n") || bytes[i] == UInt8(ascii: "\r") {
+                    bytes[i] = UInt8(ascii: " ")
+                }
+            }
+            line.writeInteger(UInt8(ascii: "\n"))
+            context.fireChannelRead(wrapInboundOut(line))
+        case .binary:
+            let error = ProtocolError(.invalidJSON, "requests are JSON text frames, not binary frames", id: nil)
+            context.fireUserInboundEventTriggered(ClientHandler.RejectedInput(error))
+        case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
+            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        case .connectionClose:
+            // Echo the close (its status code only), then close the connection.
+            var data = frame.unmaskedData
+            let code = data.readSlice(length: 2) ?? context.channel.allocator.buffer(capacity: 0)
+            sendClose(context, data: code)
+        default:
+            // pong, and continuation frames (the aggregator already joined those): nothing to do.
+            break
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let buffer = unwrapOutboundIn(data)
+        let view = buffer.readableBytesView
+        var frames: [WebSocketFrame] = []
+        var start = view.startIndex
+        while start < view.endIndex {
+            let end = view[start...].firstIndex(of: UInt8(ascii: "\n")) ?? view.endIndex
+            if end > start, let slice = buffer.getSlice(at: start, length: end - start) {
+                frames.append(WebSocketFrame(fin: true, opcode: .text, data: slice))
+            }
+            start = end + 1
+        }
+        guard let last = frames.popLast() else {
+            promise?.succeed()
+            return
+        }
+        for frame in frames { context.write(wrapOutboundOut(frame), promise: nil) }
+        context.write(wrapOutboundOut(last), promise: promise)
+    }
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        if mode == .all, !closeSent, context.channel.isActive {
+            var code = context.channel.allocator.buffer(capacity: 2)
+            code.write(webSocketErrorCode: .normalClosure)
+            closeSent = true
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: code)), promise: nil)
+        }
+        context.close(mode: mode, promise: promise)
+    }
+
+    private func sendClose(_ context: ChannelHandlerContext, data: ByteBuffer) {
+        guard !closeSent else {
+            context.close(promise: nil)
+            return
+        }
+        closeSent = true
+        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
+        let bound = context.loopBound
+        context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in bound.value.close(promise: nil) }
+    }
+}

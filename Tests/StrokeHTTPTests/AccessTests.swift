@@ -1,0 +1,102 @@
+import Foundation
+import StrokeDaemon
+@testable import StrokeHTTP
+import Testing
+
+@Suite(.serialized) struct AccessTests {
+    @Test func aTokenIsRequiredForDataAndCheckedEverywhere() async throws {
+        let d = try await HTTPTestDaemon(token: "s3cret-token")
+        for target in ["/devices", "/live", "/history", "/stats", "/render.svg", "/events"] {
+            let r = try d.get(target)
+            #expect(r.status == 401, "\(target)")
+            #expect(r.headers["www-authenticate"] == "Bearer")
+            #expect(r.json["error"] as? String == "forbidden")
+            #expect(try d.get(target, headers: ["Authorization": "Bearer s3cret-tokeN"]).status == 401)
+            #expect(try d.get(target + "?token=s3cret-toke").status == 401)
+        }
+        #expect(try d.get("/devices", headers: ["Authorization": "Bearer s3cret-token"]).status == 200)
+        #expect(try d.get("/devices?token=s3cret-token").status == 200)
+        #expect(try d.get("/history?limit=1&token=s3cret-token").status == 200)
+        // The page, its assets and the health check carry no data.
+        #expect(try d.get("/").status == 200)
+        #expect(try d.get("/page.js").status == 200)
+        #expect(try d.get("/healthz").status == 200)
+        let (head, sse) = try d.events("/events?token=s3cret-token")
+        #expect(head.status == 200)
+        #expect(try sse.next()?.event == "hello")
+        #expect(throws: WSClient.WSRefused.self) { try WSClient(port: d.port) }
+        let ws = try WSClient(port: d.port, path: "/ws?token=s3cret-token")
+        #expect(try ws.message()["type"] as? String == "hello")
+        let ws2 = try WSClient(port: d.port, headers: ["Authorization": "Bearer s3cret-token"])
+        #expect(try ws2.message()["type"] as? String == "hello")
+        try await d.stop()
+    }
+
+    @Test func webSocketOriginsAreChecked() async throws {
+        let d = try await HTTPTestDaemon()
+        do {
+            _ = try WSClient(port: d.port, headers: ["Origin": "http://evil.example"])
+            Issue.record("a foreign origin was upgraded")
+        } catch let refused as WSClient.WSRefused {
+            #expect(refused.status == 403)
+            #expect(refused.body.jsonObject["error"] as? String == "forbidden")
+        }
+        for origin in ["http://127.0.0.1:\(d.port)", "http://localhost:\(d.port)"] {
+            let ws = try WSClient(port: d.port, headers: ["Origin": origin])
+            #expect(try ws.message()["type"] as? String == "hello")
+        }
+        // Data endpoints refuse a foreign origin too.
+        #expect(try d.get("/devices", headers: ["Origin": "http://evil.example"]).status == 403)
+        try await d.stop()
+
+        let e = try await HTTPTestDaemon(http: { $0.allowOrigins = ["https://paint.example.org"] })
+        let ws = try WSClient(port: e.port, headers: ["Origin": "https://paint.example.org"])
+        #expect(try ws.message()["type"] as? String == "hello")
+        #expect(throws: WSClient.WSRefused.self) { try WSClient(port: e.port, headers: ["Origin": "http://127.0.0.1:\(e.port)"]) }
+        try await e.stop()
+    }
+
+    @Test func aForeignHostIsRefusedWithoutAToken() async throws {
+        let d = try await HTTPTestDaemon()
+        // DNS rebinding: a page on evil.example whose name now points at 127.0.0.1.
+        let c = try d.connect()
+        try c.send("GET /devices HTTP/1.1\r\nHost: evil.example:\(d.port)\r\n\r\n")
+        let r = try c.responseHead()
+        #expect(r.status == 403)
+        #expect(try d.get("/devices").status == 200)
+        try await d.stop()
+    }
+
+    @Test func connectionsBeyondTheLimitGet503() async throws {
+        let d = try await HTTPTestDaemon(http: { $0.maxConnections = 2 })
+        let a = try d.connect()
+        let b = try d.connect()
+        #expect(try a.get("/healthz", port: d.port).status == 200)
+        #expect(try b.get("/healthz", port: d.port).status == 200)
+        let c = try d.connect()
+        let refused = try c.get("/healthz", port: d.port)
+        #expect(refused.status == 503)
+        #expect(refused.json["error"] as? String == "tooManyClients")
+        #expect(c.waitForClose(timeout: 5))
+        b.hangUp()
+        // Once one is gone a new one is served (the count drops when the connection closes).
+        var served = false
+        for _ in 0..<50 where !served {
+            try await Task.sleep(for: .milliseconds(20))
+            served = (try? d.get("/healthz").status) == 200
+        }
+        #expect(served)
+        try await d.stop()
+    }
+
+    @Test func constantTimeComparison() {
+        func equal(_ a: String, _ b: String) -> Bool { HTTPAccess.constantTimeEqual(Array(a.utf8), Array(b.utf8)) }
+        #expect(equal("abc", "abc"))
+        #expect(!equal("abc", "abd"))
+        #expect(!equal("ab", "abc"))
+        #expect(!equal("abcd", "abc"))
+        #expect(!equal("", "abc"))
+        // 256 apart in length: the length difference is not lost in a byte's truncation.
+        #expect(!equal(String(repeating: "a", count: 259), "abc"))
+    }
+}

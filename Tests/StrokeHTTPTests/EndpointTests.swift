@@ -1,0 +1,168 @@
+import Foundation
+import StrokeDaemon
+import StrokeProtocol
+import StrokeRender
+import Testing
+
+@Suite(.serialized) struct EndpointTests {
+    @Test func pageAndAssetsAreServedWithTheirTypes() async throws {
+        let d = try await HTTPTestDaemon()
+        let page = try d.get("/")
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.text.contains("page.js"))
+        #expect(page.headers["content-security-policy"]?.contains("default-src 'self'") == true)
+        #expect(try d.get("/page.js").headers["content-type"] == "text/javascript; charset=utf-8")
+        #expect(try d.get("/page.css").headers["content-type"] == "text/css; charset=utf-8")
+        // Nothing else is a file: no traversal, no directory.
+        for target in ["/../Package.swift", "/Page/index.html", "/%2e%2e/etc/passwd", "/page.js/", "/index.htm"] {
+            let r = try d.get(target)
+            #expect(r.status == 404, "\(target)")
+            #expect(r.json["error"] as? String == "unknownRequest")
+        }
+        try await d.stop()
+    }
+
+    @Test func healthzAndJSONEndpointsAnswerWithTheReplyObjects() async throws {
+        let d = try await HTTPTestDaemon()
+        try await d.advance(20)  // four fingers down (golden transcript 03)
+        let health = try d.get("/healthz")
+        #expect(health.status == 200)
+        #expect(health.json["status"] as? String == "ok")
+
+        let devices = try d.get("/devices")
+        #expect(devices.status == 200)
+        #expect(devices.headers["content-type"] == "application/json")
+        #expect(devices.json["type"] as? String == "reply")
+        #expect(devices.json["request"] as? String == "devices")
+        #expect((devices.json["devices"] as? [[String: Any]])?.first?["device"] as? Int == 1)
+
+        // The same bytes as the Unix socket's reply to the same request.
+        let socket = try d.socketClient()
+        for (target, request) in [
+            ("/devices", #"{"request":"devices"}"#), ("/live", #"{"request":"live"}"#),
+            ("/live?devices=2", #"{"request":"live","devices":[2]}"#),
+            ("/history?limit=2", #"{"request":"history","limit":2}"#),
+        ] {
+            try socket.send(request)
+            let line = try #require(try socket.readLine(timeout: 5))
+            let r = try d.get(target)
+            #expect(r.status == 200)
+            #expect(r.text == line + "\n", "\(target)")
+        }
+        let live = try d.get("/live").json
+        #expect((live["strokes"] as? [Any])?.count == 4)
+
+        let stats = try d.get("/stats").json
+        #expect(stats["request"] as? String == "stats")
+        #expect(stats["daemon"] != nil)
+        #expect(stats["you"] == nil)
+        try await d.stop()
+    }
+
+    @Test func historyIsPagedWithCursor() async throws {
+        var settings = Daemon.Settings()
+        settings.historyPageBytes = 4096
+        let d = try await HTTPTestDaemon(settings: settings)
+        try await d.advance()
+        var cursor: String?
+        var strokes = 0
+        var pages = 0
+        repeat {
+            let target = cursor.map { "/history?cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" } ?? "/history"
+            let r = try d.get(target)
+            #expect(r.status == 200)
+            strokes += (r.json["strokes"] as? [Any])?.count ?? 0
+            cursor = r.json["cursor"] as? String
+            pages += 1
+        } while cursor != nil && pages < 100
+        #expect(pages > 1)
+        let completed = try await d.onLoop { $0.hub.tracker.completed.count }
+        #expect(strokes == completed)
+        let bad = try d.get("/history?cursor=999999-999999")
+        #expect(bad.status == 400)
+        #expect(bad.json["error"] as? String == "badArgument")
+        try await d.stop()
+    }
+
+    @Test func badParametersUnknownPathsAndOtherMethodsAreJSONErrors() async throws {
+        let d = try await HTTPTestDaemon()
+        let notFound = try d.get("/nope")
+        #expect(notFound.status == 404)
+        #expect(notFound.headers["content-type"] == "application/json")
+        #expect(notFound.json["type"] as? String == "error")
+        #expect(notFound.json["error"] as? String == "unknownRequest")
+        for method in ["POST", "PUT", "DELETE", "HEAD", "OPTIONS"] {
+            let c = try d.connect()
+            var r = try c.request(method, "/devices", headers: ["Content-Length": "0"], port: d.port)
+            #expect(r.status == 405, "\(method)")
+            #expect(r.headers["allow"] == "GET")
+            if method != "HEAD" {
+                r.body = try c.take(Int(r.headers["content-length"] ?? "0") ?? 0)
+                #expect(r.json["error"] as? String == "unknownRequest")
+            }
+        }
+        for target in ["/live?devices=x", "/history?limit=-1", "/history?limit=2000000", "/events?events=began,nope", "/events?lastEventId=abc"] {
+            let r = try d.get(target)
+            #expect(r.status == 400, "\(target)")
+            #expect(r.json["error"] as? String == "badArgument", "\(target)")
+        }
+        let ws = try d.get("/ws")
+        #expect(ws.status == 426)
+        try await d.stop()
+    }
+
+    @Test func garbageRequestsGetAnErrorAndTheListenerGoesOn() async throws {
+        let d = try await HTTPTestDaemon()
+        for garbage in ["\u{0}\u{1}\u{2}garbage\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "GET\r\n\r\n", String(repeating: "A", count: 100_000) + "\r\n\r\n"] {
+            let c = try d.connect()
+            try? c.send(garbage)
+            // NIO's codec answers 400 (or just closes); never a crash, never a hang.
+            #expect(c.waitForClose(timeout: 5), "\(garbage.prefix(20).debugDescription)")
+        }
+        // A header section far beyond NIO's limit is refused too.
+        let c = try d.connect()
+        try? c.send("GET / HTTP/1.1\r\n" + String(repeating: "X-A: b\r\n", count: 40_000))
+        #expect(c.waitForClose(timeout: 5))
+        #expect(try d.get("/healthz").status == 200)
+        try await d.stop()
+    }
+
+    @Test func renderSVGIsWhatRenderSocketDraws() async throws {
+        let d = try await HTTPTestDaemon()
+        try await d.advance(20)
+        try expectSameSVG(d, live: 4)
+        try await d.advance()
+        try expectSameSVG(d, live: 0)
+        try await d.stop()
+    }
+
+    private func expectSameSVG(_ d: HTTPTestDaemon, live: Int) throws {
+        let r = try d.get("/render.svg")
+        #expect(r.status == 200)
+        #expect(r.headers["content-type"] == "image/svg+xml; charset=utf-8")
+        #expect(r.text.hasPrefix("<?xml") || r.text.hasPrefix("<svg"))
+        // `strokes render --socket`'s scene: devices, history and the live strokes, through the
+        // protocol's objects (DaemonScene), drawn by the same renderer.
+        let socket = try d.socketClient()
+        var objects: [StrokeObject] = []
+        var devices: [RenderScene.Device] = []
+        for request in [Request(id: 1, .devices), Request(id: 2, .history()), Request(id: 3, .live())] {
+            try socket.send(try request.line())
+            guard case .reply(let reply) = try ServerMessage(line: try #require(try socket.readLine(timeout: 5))) else {
+                Issue.record("no reply")
+                continue
+            }
+            switch reply.result {
+            case .devices(let list): devices = list.map(RenderScene.Device.init)
+            case .history(let page): objects += page.strokes
+            case .live(_, let strokes): objects += strokes
+            default: Issue.record("unexpected reply")
+            }
+        }
+        #expect(objects.count == 4)
+        #expect(objects.filter { $0.state == .inProgress }.count == live)
+        let scene = RenderScene(title: "strokes daemon", devices: devices, strokes: try objects.map(RenderScene.Stroke.init))
+        #expect(r.text == SVGRenderer().render(scene))
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import StrokeClient
+import StrokeDaemon
+import Testing
+
+@Suite(.serialized) struct WebSocketTests {
+    @Test func webSocketTranscriptEqualsTheUnixSocketsForAReplayedRecording() async throws {
+        let d = try await HTTPTestDaemon()
+        let ws = try WSClient(port: d.port)
+        let socket = try LineSocket(path: d.path)
+        let wsHello = try ws.frame().text
+        let socketHello = try #require(try socket.readLine(timeout: 5))
+        #expect(wsHello == socketHello)
+        let subscribe = #"{"id":1,"request":"subscribe","events":["began","moved","ended","cancelled","deviceAdded"]}"#
+        try ws.send(subscribe)
+        try socket.send(subscribe)
+        // Both subscribed (reply and snapshot read) before any frame is fed.
+        var socketLines: [String] = []
+        var wsLines: [String] = []
+        for _ in 0..<2 {
+            socketLines.append(try #require(try socket.readLine(timeout: 5)))
+            wsLines.append(try ws.frame().text)
+        }
+        try await d.advance()
+        let request = #"{"id":"x","request":"devices"}"#
+        try ws.send(request)
+        try socket.send(request)
+        while let line = try? socket.readLine(timeout: 1) {
+            socketLines.append(line)
+        }
+        wsLines += try ws.drain(quiet: 1)
+        #expect(socketLines.count > 100)
+        #expect(wsLines == socketLines)
+        try await d.stop()
+    }
+
+    @Test func requestsRepliesErrorsPingsAndFragments() async throws {
+        let d = try await HTTPTestDaemon()
+        let ws = try WSClient(port: d.port)
+        #expect(try ws.message()["type"] as? String == "hello")
+        // A request laid out over several lines is still one request.
+        try ws.send("{\"id\":2,\n\"request\":\"ping\"}")
+        let pong = try ws.message()
+        #expect(pong["type"] as? String == "reply")
+        #expect(pong["id"] as? Int == 2)
+        try ws.send("not json")
+        #expect(try ws.message()["error"] as? String == "invalidJSON")
+        try ws.send(opcode: 2, [1, 2, 3])
+        let binary = try ws.message()
+        #expect(binary["error"] as? String == "invalidJSON")
+        // A WebSocket ping gets its pong.
+        try ws.send(opcode: 9, Array("are you there".utf8))
+        let f = try ws.frame()
+        #expect(f.opcode == 10)
+        #expect(f.text == "are you there")
+        // A message in fragments is one request.
+        try ws.send(opcode: 1, Array(#"{"id":3,"req"#.utf8), fin: false)
+        try ws.send(opcode: 0, Array(#"uest":"ping"}"#.utf8), fin: true)
+        #expect(try ws.message()["id"] as? Int == 3)
+        // The client's close is answered with a close, then the connection ends.
+        try ws.send(opcode: 8, [0x03, 0xE8])
+        let close = try ws.frame()
+        #expect(close.opcode == 8)
+        #expect(close.payload == [0x03, 0xE8])
+        #expect(ws.client.waitForClose(timeout: 5))
+        try await d.stop()
+    }
+
+    @Test func anOversizedFrameIsRefused() async throws {
+        let d = try await HTTPTestDaemon()
+        let ws = try WSClient(port: d.port)
+        _ = try ws.message()
+        try? ws.send(Array(repeating: UInt8(ascii: "a"), count: 65537))
+        let f = try ws.frame()
+        #expect(f.opcode == 8)
+        #expect(f.payload.prefix(2) == [0x03, 0xF1])  // 1009: message too big
+        #expect(ws.client.waitForClose(timeout: 5))
+        let clients = try await d.onLoop { $0.stats.clients }
+        #expect(clients == 0)
+        try await d.stop()
+    }
+
+    @Test func aWebSocketClientThatNeverReadsIsCutLikeASocketClient() async throws {
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(mergeAfter: 16, disconnectAfter: 64, disconnectAfterBytes: 64 << 10)
+        let d = try await HTTPTestDaemon(recording: "01-wacom-dth2242-touchscreen-10finger.evemu", settings: settings)
+        let ws = try WSClient(port: d.port, receiveBuffer: 4096)
+        _ = try ws.message()
+        try ws.send(#"{"id":1,"request":"subscribe"}"#)
+        _ = try ws.message()  // the reply: subscribed
+        try await d.advance()
+        let stats = try await d.onLoop { $0.stats }
+        #expect(stats.slowClientsDisconnected == 1)
+        #expect(stats.clients == 0)
+        try await d.stop()
+    }
+
+    @Test func shutdownSaysGoodbyeOverWebSocketAndClosesIt() async throws {
+        let d = try await HTTPTestDaemon()
+        let ws = try WSClient(port: d.port)
+        _ = try ws.message()
+        try ws.send(#"{"id":1,"request":"subscribe"}"#)
+        _ = try ws.message()  // reply
+        _ = try ws.message()  // snapshot
+        try await d.advance(20)
+        let daemon = d.daemon
+        try await daemon.loop.flatSubmit { daemon.shutdown() }.get()
+        var last: [String: Any] = [:]
+        var closeCode: [UInt8]?
+        while true {
+            let f = try ws.frame()
+            if f.opcode == 8 {
+                closeCode = Array(f.payload.prefix(2))
+                break
+            }
+            last = f.text.jsonObject
+        }
+        #expect(last["type"] as? String == "goodbye")
+        #expect(last["reason"] as? String == "shutdown")
+        #expect(closeCode == [0x03, 0xE8])
+        try await d.stop()
+    }
+}
