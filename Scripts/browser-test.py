@@ -370,7 +370,7 @@ def run_tests():
 
 
 def take_screenshot(out):
-    """The page a few seconds into recording 01 (ten fingers), the fingers still down."""
+    """The page during recording 01: twenty strokes drawn, all ten fingers down (for 1.6 s)."""
     directory = tempfile.mkdtemp(prefix="strokes-screenshot-")
     port = free_port()
     daemon = Daemon(RECORDING_01, 1, port, directory)
