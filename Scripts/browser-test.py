@@ -9,11 +9,14 @@ Checks (each against what `strokes replay FILE` prints, stroke by stroke: points
 end state, cancel reason; stroke ids mapped by order of appearance):
   1. WebSocket: the page's window.strokesState once the replay is over.
   2. Resume: the same at a slow pace while the page's connection is dropped several times
-     (window.__strokesTest.dropConnection()): every reconnection resumes, nothing lost or doubled.
+     (window.__strokesTest.dropConnection()): every reconnection resumes, nothing lost or doubled;
+     over WebSocket, then over the event stream (lastEventId).
   3. Restart: the daemon stopped and started again on the same port: the page reconnects, sees a
      new instance and draws the new run's strokes afresh.
   4. Event stream: the same as 1 over Server-Sent Events (page.js?transport=sse).
   5. Pen: a pen-and-eraser recording (17) with hover subscribed (?hover=1).
+  6. Fallback: a browser whose WebSockets never connect (as behind a proxy that drops upgrades)
+     falls back to the event stream and draws the same.
 
 Environment: STROKES_BIN (default .build/debug/strokes), CHROMIUM (default chromium).
 """
@@ -287,12 +290,12 @@ def check_restart(browser, directory, expected, port, daemon, before):
         daemon.stop()
 
 
-def check_resume(browser, directory, expected):
+def check_resume(browser, directory, expected, transport):
     port = free_port()
     # 03 lasts 0.57 s: at a tenth of its pace, about 6 s with fingers down throughout.
     daemon = Daemon(RECORDING_03, 0.1, port, directory)
     try:
-        browser.navigate(f"http://127.0.0.1:{port}/")
+        browser.navigate(f"http://127.0.0.1:{port}/?transport={transport}")
         browser.wait_for("window.strokesState.connected && window.strokesState.lastSeq > 0", 20, "resume: no connection")
         drops = 0
         for _ in range(6):
@@ -300,10 +303,11 @@ def check_resume(browser, directory, expected):
             browser.wait_for("window.strokesState.connected", 10, "resume: the page did not reconnect")
             browser.evaluate("window.__strokesTest.dropConnection()")
             drops += 1
-        state = wait_quiet(browser, expected, 30, "resume")
-        compare(state, expected, "resume")
-        if state["resumes"] < drops or state["gaps"] != 0:
-            raise Failure(f"resume: {drops} drops, {state['resumes']} resumed, {state['gaps']} gaps")
+        what = f"resume ({transport})"
+        state = wait_quiet(browser, expected, 30, what)
+        compare(state, expected, what)
+        if state["transport"] != transport or state["resumes"] < drops or state["gaps"] != 0:
+            raise Failure(f"{what}: {state['transport']}, {drops} drops, {state['resumes']} resumed, {state['gaps']} gaps")
         return drops
     finally:
         daemon.stop()
@@ -337,6 +341,32 @@ def check_pen(browser, directory):
         daemon.stop()
 
 
+# A WebSocket that never connects: closes (as a refused upgrade does) right after it is made.
+FAILING_WEBSOCKET = """
+window.WebSocket = class {
+  constructor() { this.readyState = 0; setTimeout(() => { this.readyState = 3; if (this.onclose) this.onclose({}); }, 10); }
+  send() {}
+  close() {}
+};
+window.WebSocket.OPEN = 1;
+"""
+
+
+def check_fallback(browser, directory, expected):
+    port = free_port()
+    daemon = Daemon(RECORDING_03, 1, port, directory)
+    script = browser.call("Page.addScriptToEvaluateOnNewDocument", source=FAILING_WEBSOCKET)["identifier"]
+    try:
+        browser.navigate(f"http://127.0.0.1:{port}/")
+        state = wait_quiet(browser, expected, 30, "fallback")
+        if state["transport"] != "sse":
+            raise Failure(f"fallback: the page used {state['transport']}")
+        compare(state, expected, "fallback")
+    finally:
+        browser.call("Page.removeScriptToEvaluateOnNewDocument", identifier=script)
+        daemon.stop()
+
+
 def run_tests():
     directory = tempfile.mkdtemp(prefix="strokes-browser-")
     started = time.monotonic()
@@ -348,12 +378,15 @@ def run_tests():
         print(f"browser: websocket: {len(expected)} strokes, {state['events']} events equal strokes replay")
         check_restart(browser, directory, expected, port, daemon, state)
         print("browser: restart: the page reconnected to a new instance and drew its strokes afresh")
-        drops = check_resume(browser, directory, expected)
-        print(f"browser: resume: {drops} dropped connections, each resumed, nothing lost or doubled")
+        for transport in ("ws", "sse"):
+            drops = check_resume(browser, directory, expected, transport)
+            print(f"browser: resume ({transport}): {drops} dropped connections, each resumed, nothing lost or doubled")
         check_event_stream(browser, directory, expected)
         print(f"browser: event stream: {len(expected)} strokes equal strokes replay")
         pen, hover = check_pen(browser, directory)
         print(f"browser: pen: {pen} pen and eraser strokes equal strokes replay; {hover} hover events drawn")
+        check_fallback(browser, directory, expected)
+        print("browser: fallback: WebSocket failing, the page used the event stream and drew the same")
         ok = True
     except Failure as e:
         print(f"browser: FAIL: {e}")
