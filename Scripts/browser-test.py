@@ -16,7 +16,8 @@ end state, cancel reason; stroke ids mapped by order of appearance):
   4. Event stream: the same as 1 over Server-Sent Events (page.js?transport=sse).
   5. Pen: a pen-and-eraser recording (17) with hover subscribed (?hover=1).
   6. Fallback: a browser whose WebSockets never connect (as behind a proxy that drops upgrades)
-     falls back to the event stream and draws the same.
+     falls back to the event stream and draws the same; then "download SVG" is the daemon's
+     picture and "clear" forgets the completed strokes.
 
 Environment: STROKES_BIN (default .build/debug/strokes), CHROMIUM (default chromium).
 """
@@ -200,8 +201,8 @@ class Browser:
             elif m.get("method") == "Runtime.exceptionThrown":
                 self.console.append("exception: " + json.dumps(m["params"]["exceptionDetails"])[:500])
 
-    def evaluate(self, expression):
-        r = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+    def evaluate(self, expression, awaiting=False):
+        r = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=awaiting)
         if "exceptionDetails" in r:
             raise Failure(f"{expression}: {r['exceptionDetails'].get('exception', {}).get('description', r['exceptionDetails'])}")
         return r["result"].get("value")
@@ -362,6 +363,14 @@ def check_fallback(browser, directory, expected):
         if state["transport"] != "sse":
             raise Failure(f"fallback: the page used {state['transport']}")
         compare(state, expected, "fallback")
+        # "download SVG" is the daemon's picture; "clear" forgets the completed strokes.
+        svg = browser.evaluate("fetch(document.getElementById('download').href).then(r => r.status + ' ' + r.headers.get('content-type'))",
+                               awaiting=True)
+        if not svg.startswith("200 image/svg+xml"):
+            raise Failure(f"download SVG: {svg}")
+        browser.evaluate("document.getElementById('clear').click()")
+        if browser.evaluate("Object.keys(window.strokesState.strokes).length") != 0:
+            raise Failure("clear: strokes remain")
     finally:
         browser.call("Page.removeScriptToEvaluateOnNewDocument", identifier=script)
         daemon.stop()

@@ -150,11 +150,13 @@
       s.reason = m.reason;
     }
     measureLatency(m.time);
+    arrived(m.device);
     touch(m.device);
   }
 
   function applyHover(m) {
     state.hoverEvents += 1;
+    arrived(m.device);
     const key = m.device + "/" + m.slot;
     if (m.phase === "proximityOut") {
       hovering.delete(key);
@@ -452,6 +454,14 @@
     while (recent.length && recent[0] < now - 1000) recent.shift();
   }
 
+  // Per device, for its legend.
+  function arrived(device) {
+    const v = view(device, true);
+    const now = performance.now();
+    v.recent.push(now);
+    while (v.recent.length && v.recent[0] < now - 1000) v.recent.shift();
+  }
+
   // The daemon's `time` is the kernel's (CLOCK_MONOTONIC for live devices, the recording's own
   // clock in a replay): a latency means something only when it is close to this browser's wall
   // clock (a device on CLOCK_REALTIME, or clocks that happen to agree). Beyond a minute apart it
@@ -485,7 +495,7 @@
     if (after === undefined) main.prepend(panel);
     else views.get(after).panel.after(panel);
     document.getElementById("empty").hidden = true;
-    v = { id, panel, canvas, legend, lo: Infinity, hi: -Infinity, dirty: true, width: 0, height: 0 };
+    v = { id, panel, canvas, legend, lo: Infinity, hi: -Infinity, dirty: true, width: 0, height: 0, recent: [], rate: 0 };
     views.set(id, v);
     layout(v);
     return v;
@@ -701,7 +711,8 @@
     if (counts.ended) parts.push(counts.ended + " ended");
     if (counts.cancelled) parts.push(counts.cancelled + " cancelled");
     if (counts.live) parts.push(counts.live + " still down");
-    const content = (total === 1 ? "1 stroke" : total + " strokes") + (parts.length ? ": " + parts.join(", ") : "");
+    const content = (total === 1 ? "1 stroke" : total + " strokes") + (parts.length ? ": " + parts.join(", ") : "")
+      + " · " + v.rate + " events/s";
     v.legend.replaceChildren();
     const line = (text, cls) => {
       const el = document.createElement("div");
@@ -720,6 +731,14 @@
     const lat = !latencyKnown ? "–" : latency === null ? "n/a" : latency.toFixed(1) + " ms";
     const el = document.getElementById("stats");
     el.textContent = "seq " + state.lastSeq + " · " + recent.length + " events/s · latency " + lat;
+    for (const v of views.values()) {
+      while (v.recent.length && v.recent[0] < now - 1000) v.recent.shift();
+      if (v.recent.length !== v.rate) {
+        v.rate = v.recent.length;
+        v.dirty = true;
+        scheduleDraw();
+      }
+    }
     el.title = latencyKnown && latency === null
       ? "latency n/a: the events' time is the kernel's monotonic clock (or a recording's), not this browser's wall clock"
       : "latency: this browser's clock minus the event's time";
