@@ -758,6 +758,8 @@
     scheduleDraw();
   });
 
+  if (token) document.getElementById("download").href = withToken(new URL("render.svg", location.href)).href;
+
   hoverBox.addEventListener("change", () => {
     hovering.clear();
     // A new subscription with the new event types, resuming where the stream is.
