@@ -51,16 +51,21 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
         }
         let target = RequestTarget(h.uri)
         let endpoint: Endpoint
+        var parseError: ProtocolError?
         do {
             endpoint = try Endpoint(target, lastEventID: h.headers.first(name: "last-event-id"))
         } catch {
-            return send(context, h, error.code == .unknownRequest ? .notFound : .badRequest, error: error)
+            guard error.code != .unknownRequest else { return send(context, h, .notFound, error: error) }
+            // A malformed parameter of a data endpoint: what it says waits for the token check.
+            endpoint = .request("")
+            parseError = error
         }
         if let refusal = HTTPRouter.check(access, h, target, needsToken: endpoint.needsToken) {
             let error = ProtocolError(.forbidden, refusal.message, id: nil)
             if refusal == .token { return send(context, h, .unauthorized, error: error, extra: [("www-authenticate", "Bearer")]) }
             return send(context, h, .forbidden, error: error)
         }
+        if let parseError { return send(context, h, .badRequest, error: parseError) }
         switch endpoint {
         case .asset(let asset):
             var body = context.channel.allocator.buffer(capacity: asset.bytes.count)

@@ -64,7 +64,10 @@ public final class HTTPServer: Sendable {
         do {
             switch listen {
             case .tcp(let host, let port): channel = try await bootstrap.bind(host: host, port: port).get()
-            case .unix(let path): channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
+            case .unix(let path):
+                // A stale socket file is replaced; one a running daemon accepts on is not (`inUse`).
+                try SocketServer.removeStaleSocket(at: path)
+                channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
             }
         } catch {
             throw HTTPServerError.bind(listen.description, error)

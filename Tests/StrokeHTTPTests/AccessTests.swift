@@ -14,6 +14,10 @@ import Testing
             #expect(try d.get(target, headers: ["Authorization": "Bearer s3cret-tokeN"]).status == 401)
             #expect(try d.get(target + "?token=s3cret-toke").status == 401)
         }
+        // A malformed parameter says so only to a client with the token.
+        #expect(try d.get("/live?devices=x").status == 401)
+        #expect(try d.get("/live?devices=x&token=s3cret-token").status == 400)
+        #expect(try d.get("/nope").status == 404)
         #expect(try d.get("/devices", headers: ["Authorization": "Bearer s3cret-token"]).status == 200)
         #expect(try d.get("/devices?token=s3cret-token").status == 200)
         #expect(try d.get("/history?limit=1&token=s3cret-token").status == 200)

@@ -1,5 +1,8 @@
 import Foundation
+import Logging
+import StrokeClient
 import StrokeDaemon
+import StrokeHTTP
 import StrokeProtocol
 import StrokeRender
 import Testing
@@ -164,5 +167,30 @@ import Testing
         #expect(objects.filter { $0.state == .inProgress }.count == live)
         let scene = RenderScene(title: "strokes daemon", devices: devices, strokes: try objects.map(RenderScene.Stroke.init))
         #expect(r.text == SVGRenderer().render(scene))
+    }
+}
+
+@Suite(.serialized) struct UnixListenerTests {
+    @Test func aUnixSocketListenerServesAndRefusesToStealALiveOne() async throws {
+        let directory = NSTemporaryDirectory() + "strokes-http-unix-\(UUID().uuidString.prefix(8))"
+        let path = directory + "/http.sock"
+        let d = try await HTTPTestDaemon(http: { _ in })
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let server = try await HTTPServer.start(
+            daemon: d.daemon, configuration: HTTPConfiguration(listen: .unix(path: path)), logger: logger)
+        let socket = try LineSocket(path: path)
+        // Any Host: a Unix socket's file permissions guard it (a reverse proxy sends its own).
+        try socket.sendRaw(Array("GET /healthz HTTP/1.1\r\nHost: strokes.example.org\r\n\r\n".utf8))
+        #expect(try socket.readLine(timeout: 5)?.hasPrefix("HTTP/1.1 200") == true)
+        // A second listener on the same live path is refused; the first keeps its socket.
+        await #expect(throws: HTTPServerError.self) {
+            _ = try await HTTPServer.start(daemon: d.daemon, configuration: HTTPConfiguration(listen: .unix(path: path)), logger: logger)
+        }
+        #expect(SocketServer.socketAccepts(path))
+        await server.stop()
+        try await d.stop()
     }
 }

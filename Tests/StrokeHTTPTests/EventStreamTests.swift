@@ -103,6 +103,21 @@ import Testing
         try await d.stop()
     }
 
+    @Test func anSSEClientThatNeverReadsIsCutLikeASocketClient() async throws {
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(mergeAfter: 16, disconnectAfter: 64, disconnectAfterBytes: 64 << 10)
+        let d = try await HTTPTestDaemon(recording: "01-wacom-dth2242-touchscreen-10finger.evemu", settings: settings)
+        let c = try TCPClient(port: d.port, receiveBuffer: 4096)
+        _ = try c.request("GET", "/events", port: d.port)
+        let sse = SSEReader(client: c)
+        for _ in 0..<3 { _ = try sse.next() }  // subscribed
+        try await d.advance()
+        let stats = try await d.onLoop { $0.stats }
+        #expect(stats.slowClientsDisconnected == 1)
+        #expect(stats.clients == 0)
+        try await d.stop()
+    }
+
     @Test func shutdownSaysGoodbyeAndEndsTheStream() async throws {
         let d = try await HTTPTestDaemon()
         let (_, sse) = try d.events()

@@ -28,7 +28,7 @@ final class HTTPTestDaemon: @unchecked Sendable {
 
     init(
         recording name: String = HTTPTestDaemon.fourFingers, settings: Daemon.Settings = .init(),
-        http configure: (inout HTTPConfiguration) -> Void = { _ in }, token: String? = nil
+        http configure: (inout HTTPConfiguration) -> Void = { _ in }, token: String? = nil, looping: Bool = false
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-http-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -53,7 +53,7 @@ final class HTTPTestDaemon: @unchecked Sendable {
         let recording = try RecordingReader.read(path: HTTPTestDaemon.fixture(name))
         let daemon = self.daemon
         source = try await loop.submit {
-            let source = ReplaySource(daemon: daemon, recording: recording, path: name, speed: -1, loop: false)
+            let source = ReplaySource(daemon: daemon, recording: recording, path: name, speed: -1, loop: looping)
             try source.start()
             return source
         }.get()

@@ -95,6 +95,39 @@ import Testing
         try await d.stop()
     }
 
+    /// As `StallTests` for the socket: a WebSocket client whose TCP connection takes nothing for
+    /// `disconnectAfterStall` goes long before its queue would fill; a socket client reading
+    /// beside it gets every message.
+    @Test func aWebSocketClientThatReadsNothingForTheStallTimeIsDisconnected() async throws {
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(
+            mergeAfter: 100_000, disconnectAfter: 200_000, disconnectAfterBytes: 1 << 30, totalBytes: 1 << 30,
+            disconnectAfterStall: .milliseconds(300))
+        settings.closeGrace = .milliseconds(100)
+        let d = try await HTTPTestDaemon(recording: "01-wacom-dth2242-touchscreen-10finger.evemu", settings: settings, looping: true)
+        let stalled = try WSClient(port: d.port, receiveBuffer: 4096)
+        _ = try stalled.message()
+        try stalled.send(#"{"id":1,"request":"subscribe"}"#)
+        _ = try stalled.message()
+        let good = try d.socketClient()
+        try good.send(#"{"id":1,"request":"subscribe"}"#)
+        _ = try good.readLine(timeout: 5)
+        _ = try good.readLine(timeout: 5)
+        let startSeq = try await d.onLoop { Int($0.hub.seq) }
+        var received = 0
+        for _ in 0..<10 {
+            try await d.advance(300)
+            let seq = try await d.onLoop { Int($0.hub.seq) }
+            while received < seq - startSeq, try good.readLine(timeout: 5) != nil { received += 1 }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let stats = try await d.onLoop { $0.stats }
+        #expect(stats.slowClientsDisconnected == 1)
+        #expect(stats.clients == 1)
+        #expect(received == (try await d.onLoop { Int($0.hub.seq) }) - startSeq)
+        try await d.stop()
+    }
+
     @Test func shutdownSaysGoodbyeOverWebSocketAndClosesIt() async throws {
         let d = try await HTTPTestDaemon()
         let ws = try WSClient(port: d.port)

@@ -28,15 +28,28 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def context_switches(pid: int) -> int:
+    """Voluntary context switches of the daemon's event-loop threads (NIO's, named NIO-ELT-…),
+    where every socket, HTTP and SSE/WebSocket client is served: each one is a wake-up."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        if not (task / "comm").read_text().startswith("NIO-ELT"):
+            continue
+        for line in (task / "status").read_text().splitlines():
+            if line.startswith("voluntary_ctxt_switches:"):
+                total += int(line.split()[1])
+    return total
+
+
 class Daemon:
-    def __init__(self) -> None:
+    def __init__(self, *args: str) -> None:
         self.directory = tempfile.mkdtemp(prefix="strokes-http-py-")
         self.port = free_port()
         binary = os.environ.get("STROKES_BIN") or str(REPO / ".build" / "debug" / "strokes")
         self.log = open(os.path.join(self.directory, "daemon.log"), "wb")
         self.process = subprocess.Popen(
             [binary, "daemon", "--socket", os.path.join(self.directory, "s.sock"), "--replay", str(FIXTURE),
-             "--http", f"127.0.0.1:{self.port}", "--log-level", "warning"],
+             "--http", f"127.0.0.1:{self.port}", "--log-level", "warning", *args],
             stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -276,6 +289,74 @@ class HTTPTests(unittest.TestCase):
         ws = WebSocket(self.daemon.port, origin=f"http://localhost:{self.daemon.port}")
         self.assertEqual(ws.status, 101)
         ws.close()
+
+
+class SafetyTests(unittest.TestCase):
+    def test_a_listener_other_machines_reach_needs_a_token(self) -> None:
+        binary = os.environ.get("STROKES_BIN") or str(REPO / ".build" / "debug" / "strokes")
+        with tempfile.TemporaryDirectory() as directory:
+            r = subprocess.run(
+                [binary, "daemon", "--socket", os.path.join(directory, "s.sock"), "--replay", str(FIXTURE),
+                 "--http", f"0.0.0.0:{free_port()}"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 78)
+        self.assertIn("set http.token", r.stderr)
+
+
+class ShutdownTests(unittest.TestCase):
+    def test_sigterm_says_goodbye_to_websocket_and_sse_clients(self) -> None:
+        daemon = Daemon()
+        ws = WebSocket(daemon.port)
+        ws.message()
+        ws.send('{"id":1,"request":"subscribe"}')
+        c = daemon.connection()
+        c.request("GET", "/events")
+        events = sse_events(c.getresponse())
+        for _ in range(3):
+            next(events)
+        time.sleep(0.3)
+        daemon.process.terminate()
+        last = None
+        while True:
+            opcode, payload = ws.frame()
+            if opcode == 8:
+                self.assertEqual(payload[:2], b"\x03\xe8")
+                break
+            last = json.loads(payload)
+        self.assertEqual((last["type"], last["reason"]), ("goodbye", "shutdown"))
+        kinds = [kind for kind, _, _ in events]  # to the end of the response
+        self.assertEqual(kinds[-1], "goodbye")
+        self.assertEqual(daemon.process.wait(timeout=30), 0)
+        daemon.log.close()
+        ws.close()
+        c.close()
+
+
+class IdleTests(unittest.TestCase):
+    def test_no_wake_ups_with_stream_clients_connected(self) -> None:
+        """Nothing touches (a recording played once, fast): with an SSE and a WebSocket client
+        subscribed, the daemon sleeps: no keep-alive, no timer, no polling."""
+        daemon = Daemon("--no-loop", "--speed", "0", "--replay",
+                        str(REPO / "Tests" / "ReplayTests" / "Fixtures" / "03-atmel-maxtouch-touchscreen-4finger-drag.evemu"))
+        try:
+            c = daemon.connection()
+            c.request("GET", "/events")
+            events = sse_events(c.getresponse())
+            for _ in range(3):
+                next(events)
+            ws = WebSocket(daemon.port)
+            ws.message()
+            ws.send('{"id":1,"request":"subscribe"}')
+            ws.message()
+            ws.message()
+            time.sleep(1)
+            before = context_switches(daemon.process.pid)
+            time.sleep(3)
+            after = context_switches(daemon.process.pid)
+            self.assertEqual(after - before, 0, "the daemon woke up while idle")
+            ws.close()
+            c.close()
+        finally:
+            self.assertEqual(daemon.stop(), 0)
 
 
 if __name__ == "__main__":
