@@ -11,6 +11,8 @@ end state, cancel reason; stroke ids mapped by order of appearance):
   2. Resume: the same at a slow pace while the page's connection is dropped several times
      (window.__strokesTest.dropConnection()): every reconnection resumes, nothing lost or doubled;
      over WebSocket, then over the event stream (lastEventId).
+  2b. Gaps: the same with a daemon that keeps nothing to resume from (`resume: 0`): every
+     reconnection gets gapTooOld, and the snapshot and history make the picture whole again.
   3. Restart: the daemon stopped and started again on the same port: the page reconnects, sees a
      new instance and draws the new run's strokes afresh.
   4. Event stream: the same as 1 over Server-Sent Events (page.js?transport=sse).
@@ -114,12 +116,17 @@ def free_port():
 
 
 class Daemon:
-    def __init__(self, recording, speed, port, directory):
+    def __init__(self, recording, speed, port, directory, config=None):
         self.port = port
         self.log = open(os.path.join(directory, "daemon.log"), "ab")
+        extra = []
+        if config is not None:
+            extra = ["--config", os.path.join(directory, "strokes.yaml")]
+            with open(extra[1], "w") as f:
+                f.write(config)
         self.process = subprocess.Popen(
             [STROKES, "daemon", "--replay", recording, "--speed", str(speed), "--no-loop",
-             "--socket", os.path.join(directory, "strokes.sock"), "--http", f"127.0.0.1:{port}"],
+             "--socket", os.path.join(directory, "strokes.sock"), "--http", f"127.0.0.1:{port}"] + extra,
             stdout=self.log, stderr=self.log,
         )
         deadline = time.monotonic() + 20
@@ -291,10 +298,11 @@ def check_restart(browser, directory, expected, port, daemon, before):
         daemon.stop()
 
 
-def check_resume(browser, directory, expected, transport):
+def check_resume(browser, directory, expected, transport, gaps=False):
     port = free_port()
-    # 03 lasts 0.57 s: at a tenth of its pace, about 6 s with fingers down throughout.
-    daemon = Daemon(RECORDING_03, 0.1, port, directory)
+    # 03 lasts 0.57 s: at a tenth of its pace, about 6 s with fingers down throughout. With
+    # `resume: 0` the daemon keeps nothing to resume from: every reconnection is a gap.
+    daemon = Daemon(RECORDING_03, 0.1, port, directory, config="resume: 0\n" if gaps else None)
     try:
         browser.navigate(f"http://127.0.0.1:{port}/?transport={transport}")
         browser.wait_for("window.strokesState.connected && window.strokesState.lastSeq > 0", 20, "resume: no connection")
@@ -304,9 +312,13 @@ def check_resume(browser, directory, expected, transport):
             browser.wait_for("window.strokesState.connected", 10, "resume: the page did not reconnect")
             browser.evaluate("window.__strokesTest.dropConnection()")
             drops += 1
-        what = f"resume ({transport})"
+        what = f"gapTooOld ({transport})" if gaps else f"resume ({transport})"
         state = wait_quiet(browser, expected, 30, what)
         compare(state, expected, what)
+        if gaps:
+            if state["transport"] != transport or state["gaps"] == 0:
+                raise Failure(f"{what}: {state['transport']}, {drops} drops, {state['gaps']} gaps")
+            return drops, state["gaps"]
         if state["transport"] != transport or state["resumes"] < drops or state["gaps"] != 0:
             raise Failure(f"{what}: {state['transport']}, {drops} drops, {state['resumes']} resumed, {state['gaps']} gaps")
         return drops
@@ -390,6 +402,9 @@ def run_tests():
         for transport in ("ws", "sse"):
             drops = check_resume(browser, directory, expected, transport)
             print(f"browser: resume ({transport}): {drops} dropped connections, each resumed, nothing lost or doubled")
+        for transport in ("ws", "sse"):
+            drops, gaps = check_resume(browser, directory, expected, transport, gaps=True)
+            print(f"browser: gapTooOld ({transport}): {drops} dropped connections, {gaps} gaps, made whole by snapshot and history")
         check_event_stream(browser, directory, expected)
         print(f"browser: event stream: {len(expected)} strokes equal strokes replay")
         pen, hover = check_pen(browser, directory)

@@ -209,7 +209,12 @@
         subscribe();
         return;
       case "reply":
-        if (m.request === "devices") for (const d of m.devices) addDevice(d);
+        if (m.request === "devices") {
+          // Devices gone while the page was away (their deviceRemoved may have fallen in a gap).
+          const present = new Set(m.devices.map((d) => d.device));
+          for (const id of Object.keys(state.devices)) if (!present.has(Number(id))) removeDevice(Number(id));
+          for (const d of m.devices) addDevice(d);
+        }
         if (m.request === "subscribe" && pendingResume && m.id === pendingResume.id) {
           if (pendingResume.after > 0 && m.resumed === true) state.resumes += 1;
           if (m.resumed === false) {
