@@ -41,6 +41,8 @@ struct HTTPAccess: Sendable {
             own = ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"]
             own.insert(host.contains(":") ? "[\(host.lowercased())]:\(port)" : "\(host.lowercased()):\(port)")
         }
+        // On port 80 browsers leave the port out of `Host` and `Origin`.
+        if port == 80 { own.formUnion(own.map { String($0.dropLast(3)) }) }
         let configured = allowOrigins.map { Set($0.map(HTTPAccess.normalizedOrigin)) }
         origins = configured ?? Set(own.map { "http://\($0)" })
         if token == nil, case .tcp = listen {

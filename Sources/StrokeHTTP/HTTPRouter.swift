@@ -22,10 +22,13 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
     /// The connection is an SSE stream: nothing more is read from it.
     private var streaming = false
 
-    init(daemon: Daemon, access: HTTPAccess, refusing: Bool) {
+    private let refusals: RefusalLog
+
+    init(daemon: Daemon, access: HTTPAccess, refusing: Bool, refusals: RefusalLog) {
         self.daemon = daemon
         self.access = access
         self.refusing = refusing
+        self.refusals = refusals
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -43,6 +46,7 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
     private func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead) {
         if refusing {
             let error = ProtocolError(.tooManyClients, "the HTTP listener serves at most its http.maxConnections connections", id: nil)
+            refusals.note(.init(code: 503), "http.maxConnections reached", uri: h.uri, peer: context.remoteAddress)
             return send(context, h, .serviceUnavailable, error: error, close: true)
         }
         guard h.method == .GET else {
@@ -62,6 +66,7 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
         }
         if let refusal = HTTPRouter.check(access, h, target, needsToken: endpoint.needsToken) {
             let error = ProtocolError(.forbidden, refusal.message, id: nil)
+            refusals.note(.init(code: refusal == .token ? 401 : 403), "\(refusal)", uri: h.uri, peer: context.remoteAddress)
             if refusal == .token { return send(context, h, .unauthorized, error: error, extra: [("www-authenticate", "Bearer")]) }
             return send(context, h, .forbidden, error: error)
         }

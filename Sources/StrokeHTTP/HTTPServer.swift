@@ -41,6 +41,7 @@ public final class HTTPServer: Sendable {
         let listen = configuration.listen
         let origins = configuration.allowOrigins
         let maxConnections = configuration.maxConnections
+        let refusals = RefusalLog(loop: daemon.loop, logger: logger)
         let bootstrap = ServerBootstrap(group: daemon.loop)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -57,7 +58,8 @@ public final class HTTPServer: Sendable {
                 let access = HTTPAccess(listen: listen, port: channel.localAddress?.port, token: token, allowOrigins: origins)
                 return channel.eventLoop.makeCompletedFuture {
                     try HTTPServer.configure(
-                        channel, daemon: daemon, access: access, refusing: connections.value > maxConnections, maxFrameSize: maxLine)
+                        channel, daemon: daemon, access: access, refusing: connections.value > maxConnections, maxFrameSize: maxLine,
+                        refusals: refusals)
                 }
             }
         let channel: Channel
@@ -69,6 +71,10 @@ public final class HTTPServer: Sendable {
                 try SocketServer.removeStaleSocket(at: path)
                 channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
             }
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw HTTPServerError.inUse(listen.description)
+        } catch SocketServerError.inUse {
+            throw HTTPServerError.inUse(listen.description)
         } catch {
             throw HTTPServerError.bind(listen.description, error)
         }
@@ -83,9 +89,9 @@ public final class HTTPServer: Sendable {
     /// the router. An upgrade to WebSocket replaces the router with the frame aggregator, the
     /// line codec and the daemon's client handler.
     private static func configure(
-        _ channel: Channel, daemon: Daemon, access: HTTPAccess, refusing: Bool, maxFrameSize: Int
+        _ channel: Channel, daemon: Daemon, access: HTTPAccess, refusing: Bool, maxFrameSize: Int, refusals: RefusalLog
     ) throws {
-        let router = HTTPRouter(daemon: daemon, access: access, refusing: refusing)
+        let router = HTTPRouter(daemon: daemon, access: access, refusing: refusing, refusals: refusals)
         let routerName = "strokes.router"
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: maxFrameSize, automaticErrorHandling: true,
@@ -157,9 +163,12 @@ public enum HTTPServerError: Error, CustomStringConvertible {
     case unsafe(String)
     case token(String, String)
     case bind(String, Error)
+    /// Another process accepts connections at the address.
+    case inUse(String)
 
     public var description: String {
         switch self {
+        case .inUse(let address): return "HTTP listener \(address) is in use: another process accepts connections there"
         case .unsafe(let problem): return problem
         case .token(let path, let problem): return "http.token \(path): \(problem)"
         case .bind(let address, let error): return "HTTP listener \(address): \(error)"

@@ -80,6 +80,22 @@ final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
         context.close(mode: mode, promise: promise)
     }
 
+    /// The aggregator's errors (after NIO's protocol error handler, so it never sees them): a
+    /// message in fragments beyond 64 KiB in all is 1009 (message too big), any other broken
+    /// fragmentation 1002 (protocol error); then the connection closes.
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        guard let e = error as? NIOWebSocketFrameAggregator.Error else {
+            context.fireErrorCaught(error)
+            return
+        }
+        var code = context.channel.allocator.buffer(capacity: 2)
+        switch e {
+        case .accumulatedFrameSizeIsTooLarge, .tooManyFragments: code.write(webSocketErrorCode: .messageTooLarge)
+        default: code.write(webSocketErrorCode: .protocolError)
+        }
+        sendClose(context, data: code)
+    }
+
     private func sendClose(_ context: ChannelHandlerContext, data: ByteBuffer) {
         guard !closeSent else {
             context.close(promise: nil)

@@ -15,8 +15,8 @@ struct DaemonCommand: AsyncParsableCommand {
             Clients connect to the socket and speak the protocol in docs/protocol.md. Stops on \
             SIGTERM or SIGINT: live strokes are cancelled (reason shutdown), clients get a goodbye, \
             the socket file is removed. SIGHUP re-reads the configuration. Exits 69 when another \
-            daemon accepts connections on the socket (a stale socket file is replaced), 78 for an \
-            invalid configuration.
+            daemon accepts connections on the socket (a stale socket file is replaced) or another \
+            process on the HTTP address, 78 for an invalid configuration.
             """
     )
 
@@ -89,6 +89,10 @@ struct DaemonCommand: AsyncParsableCommand {
         } catch let error as SocketServerError {
             logger.critical("cannot run: \(error)")
             if case .inUse = error { throw Exit.unavailable }  // 69: the socket belongs to another daemon
+            throw ExitCode(1)
+        } catch let error as HTTPServerError {
+            logger.critical("cannot run: \(error)")
+            if case .inUse = error { throw Exit.unavailable }  // 69, as for the socket
             throw ExitCode(1)
         } catch {
             logger.critical("cannot run: \(error)")

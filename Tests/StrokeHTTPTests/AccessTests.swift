@@ -93,6 +93,16 @@ import Testing
         try await d.stop()
     }
 
+    @Test func onPort80TheHostNeedsNoPort() {
+        let a = HTTPAccess(listen: .tcp(host: "127.0.0.1", port: 80), port: 80, token: nil, allowOrigins: nil)
+        #expect(a.check(host: "localhost", origin: "http://localhost", authorization: nil, queryToken: nil, needsToken: true) == nil)
+        #expect(a.check(host: "127.0.0.1:80", origin: nil, authorization: nil, queryToken: nil, needsToken: true) == nil)
+        #expect(a.check(host: "evil.example", origin: nil, authorization: nil, queryToken: nil, needsToken: true) == .host)
+        let b = HTTPAccess(listen: .tcp(host: "127.0.0.1", port: 7780), port: 7780, token: nil, allowOrigins: nil)
+        #expect(b.check(host: "localhost", origin: nil, authorization: nil, queryToken: nil, needsToken: true) == .host)
+        #expect(b.check(host: "LOCALHOST:7780", origin: "http://localhost:7780/", authorization: nil, queryToken: nil, needsToken: true) == nil)
+    }
+
     @Test func constantTimeComparison() {
         func equal(_ a: String, _ b: String) -> Bool { HTTPAccess.constantTimeEqual(Array(a.utf8), Array(b.utf8)) }
         #expect(equal("abc", "abc"))

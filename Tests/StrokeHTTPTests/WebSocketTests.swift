@@ -80,6 +80,20 @@ import Testing
         try await d.stop()
     }
 
+    @Test func aMessageInFragmentsBeyondTheLimitIsRefused() async throws {
+        let d = try await HTTPTestDaemon()
+        let ws = try WSClient(port: d.port)
+        _ = try ws.message()
+        let part = Array(repeating: UInt8(ascii: "a"), count: 40_000)
+        try ws.send(opcode: 1, part, fin: false)
+        try? ws.send(opcode: 0, part, fin: true)
+        let f = try ws.frame()
+        #expect(f.opcode == 8)
+        #expect(f.payload.prefix(2) == [0x03, 0xF1])  // 1009: message too big
+        #expect(ws.client.waitForClose(timeout: 5))
+        try await d.stop()
+    }
+
     @Test func aWebSocketClientThatNeverReadsIsCutLikeASocketClient() async throws {
         var settings = Daemon.Settings()
         settings.queue = QueueLimits(mergeAfter: 16, disconnectAfter: 64, disconnectAfterBytes: 64 << 10)

@@ -283,9 +283,15 @@ class HTTPTests(unittest.TestCase):
         ws.close()
 
     def test_websocket_from_a_foreign_origin_is_refused(self) -> None:
-        ws = WebSocket(self.daemon.port, origin="http://evil.example")
+        ws = WebSocket(self.daemon.port, path="/ws?token=do-not-log-me", origin="http://evil.example")
         self.assertEqual(ws.status, 403)
         ws.close()
+        # Logged (the first refusal at warning, then the 2nd, 4th, 8th …).
+        deadline = time.monotonic() + 5
+        while "HTTP request refused: origin" not in Path(self.daemon.log.name).read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertIn("HTTP request refused: origin", Path(self.daemon.log.name).read_text())
+        self.assertNotIn("do-not-log-me", Path(self.daemon.log.name).read_text())
         ws = WebSocket(self.daemon.port, origin=f"http://localhost:{self.daemon.port}")
         self.assertEqual(ws.status, 101)
         ws.close()
@@ -329,6 +335,23 @@ class ShutdownTests(unittest.TestCase):
         daemon.log.close()
         ws.close()
         c.close()
+
+
+class InUseTests(unittest.TestCase):
+    def test_an_http_address_in_use_exits_69_and_leaves_no_socket(self) -> None:
+        first = Daemon()
+        try:
+            binary = os.environ.get("STROKES_BIN") or str(REPO / ".build" / "debug" / "strokes")
+            with tempfile.TemporaryDirectory() as directory:
+                sock = os.path.join(directory, "s.sock")
+                r = subprocess.run(
+                    [binary, "daemon", "--socket", sock, "--replay", str(FIXTURE), "--http", f"127.0.0.1:{first.port}"],
+                    capture_output=True, text=True, timeout=30)
+                self.assertEqual(r.returncode, 69, r.stderr)
+                self.assertIn("is in use", r.stderr)
+                self.assertFalse(os.path.exists(sock))
+        finally:
+            self.assertEqual(first.stop(), 0)
 
 
 class IdleTests(unittest.TestCase):
