@@ -42,6 +42,23 @@ else
     exit 1
 fi
 
+# The live page in headless chromium against the daemon just built (Scripts/browser-test.sh;
+# installs chromium with apt when missing, skips with a note when it cannot).
+# STROKES_SKIP_BROWSER_TESTS=1 leaves it out.
+if [[ ${STROKES_SKIP_BROWSER_TESTS:-0} == 1 ]]; then
+    echo "browser: skipped (STROKES_SKIP_BROWSER_TESTS=1)"
+else
+    browser_log=$(mktemp)
+    trap 'rm -f "$log" "$python_log" "$http_log" "$browser_log"' EXIT
+    if bash Scripts/browser-test.sh >"$browser_log" 2>&1; then
+        grep -E '^browser: (pass|skipped)' "$browser_log" || true
+    else
+        echo "browser: FAILED"
+        tail -40 "$browser_log"
+        exit 1
+    fi
+fi
+
 # Fuzzing (Scripts/fuzz.sh): every target for a bounded time, one line each; about 3 minutes
 # with the sanitizer build. STROKES_SKIP_FUZZ=1 leaves it out; STROKES_FUZZ_SECONDS sets the time.
 if [[ ${STROKES_SKIP_FUZZ:-0} == 1 ]]; then
@@ -58,7 +75,7 @@ if [[ ${STROKES_SKIP_KERNEL_TESTS:-0} == 1 ]]; then
     exit 0
 fi
 kernel_log=$(mktemp)
-trap 'rm -f "$log" "$python_log" "$http_log" "$kernel_log"' EXIT
+trap 'rm -f "$log" "$python_log" "$http_log" "${browser_log:-}" "$kernel_log"' EXIT
 if bash Scripts/kernel-test.sh 2>&1 | tee "$kernel_log" | grep -E '^(E2E|kernel-test)'; then :; fi
 if grep -q '^kernel-test: pass' "$kernel_log"; then
     echo "kernel tests: $(grep -c '^E2E PASS' "$kernel_log") scenarios passed"
