@@ -1,0 +1,160 @@
+import InputCore
+import MultitouchDecoder
+
+/// A completed stroke's points packed into bytes, about 6 a point where a `StrokePoint` takes
+/// 112: the history of a daemon holds thousands of strokes.
+///
+/// Layout: a varint mask of the fields that change between points (bit k: field k of
+/// `forEachField`), the first point's 17 fields, then per further point the changed fields'
+/// deltas from the point before. Every value is a zigzag varint; deltas wrap (`&-`, `&+`), so any
+/// value round-trips. The normalised and millimetre coordinates are not stored: they are derived
+/// again from the raw ones and the geometry they were derived with (`pack` refuses points that
+/// do not re-derive bit for bit, such as those of a stroke that outlived a calibration change).
+enum PointPacking {
+    /// Packed `points`, or nil when one of them does not re-derive from its raw values with `g`.
+    /// `scratch` is a buffer reused between calls.
+    static func pack(_ points: [StrokePoint], geometry g: DeviceGeometry, scratch: inout [UInt8]) -> [UInt8]? {
+        var mask: UInt32 = 0
+        for i in points.indices {
+            guard rederives(points[i], g) else { return nil }
+            if i > 0 {
+                forEachField(points[i - 1], points[i]) { k, a, b in if a != b { mask |= 1 << k } }
+            }
+        }
+        let worst = 5 + 10 * fieldCount * points.count
+        if scratch.count < worst { scratch = [UInt8](repeating: 0, count: worst) }
+        let count = scratch.withUnsafeMutableBufferPointer { buffer in
+            var w = VarintWriter(base: buffer.baseAddress!)
+            w.write(UInt64(mask))
+            if let first = points.first {
+                forEachField(first, first) { _, _, b in w.write(zigzag(b)) }
+            }
+            for i in points.indices.dropFirst() {
+                forEachField(points[i - 1], points[i]) { k, a, b in
+                    if mask & (1 << k) != 0 { w.write(zigzag(b &- a)) }
+                }
+            }
+            return w.count
+        }
+        return Array(scratch[..<count])
+    }
+
+    /// The `count` points packed in `bytes` with `g`, as `pack` was given them.
+    static func unpack(_ bytes: [UInt8], count: Int, geometry g: DeviceGeometry) -> [StrokePoint] {
+        var points: [StrokePoint] = []
+        points.reserveCapacity(count)
+        guard count > 0 else { return points }
+        var r = VarintReader(bytes: bytes)
+        let mask = UInt32(truncatingIfNeeded: r.read())
+        var v = [Int64](repeating: 0, count: fieldCount)
+        for k in 0..<fieldCount { v[k] = unzigzag(r.read()) }
+        points.append(point(v, g))
+        for _ in 1..<count {
+            for k in 0..<fieldCount where mask & (1 << k) != 0 { v[k] = v[k] &+ unzigzag(r.read()) }
+            points.append(point(v, g))
+        }
+        precondition(r.offset == bytes.count, "PointPacking: \(bytes.count - r.offset) bytes left after \(count) points")
+        return points
+    }
+
+    static let fieldCount = 17
+
+    /// Calls `body(k, a, b)` with field k of `a` and of `b`, for every stored field in order.
+    @inline(__always)
+    static func forEachField(_ a: StrokePoint, _ b: StrokePoint, _ body: (UInt32, Int64, Int64) -> Void) {
+        body(0, a.time.microseconds, b.time.microseconds)
+        body(1, Int64(a.x), Int64(b.x))
+        body(2, Int64(a.y), Int64(b.y))
+        body(3, Int64(a.pressure), Int64(b.pressure))
+        body(4, Int64(a.touchMajor), Int64(b.touchMajor))
+        body(5, Int64(a.touchMinor), Int64(b.touchMinor))
+        body(6, Int64(a.orientation), Int64(b.orientation))
+        body(7, Int64(a.toolType), Int64(b.toolType))
+        body(8, Int64(a.distance), Int64(b.distance))
+        body(9, Int64(a.tiltX), Int64(b.tiltX))
+        body(10, Int64(a.tiltY), Int64(b.tiltY))
+        body(11, Int64(a.rotation), Int64(b.rotation))
+        body(12, Int64(a.wheel), Int64(b.wheel))
+        body(13, Int64(a.toolID), Int64(b.toolID))
+        body(14, Int64(a.serial), Int64(b.serial))
+        body(15, Int64(a.buttons.rawValue), Int64(b.buttons.rawValue))
+        body(16, Int64(a.known.rawValue), Int64(b.known.rawValue))
+    }
+
+    /// The point whose fields (in `forEachField`'s order) are `v`, derived with `g`.
+    private static func point(_ v: [Int64], _ g: DeviceGeometry) -> StrokePoint {
+        var s = ContactSample(known: [])
+        s.x = Int32(truncatingIfNeeded: v[1])
+        s.y = Int32(truncatingIfNeeded: v[2])
+        s.pressure = Int32(truncatingIfNeeded: v[3])
+        s.touchMajor = Int32(truncatingIfNeeded: v[4])
+        s.touchMinor = Int32(truncatingIfNeeded: v[5])
+        s.orientation = Int32(truncatingIfNeeded: v[6])
+        s.toolType = Int32(truncatingIfNeeded: v[7])
+        s.distance = Int32(truncatingIfNeeded: v[8])
+        s.tiltX = Int32(truncatingIfNeeded: v[9])
+        s.tiltY = Int32(truncatingIfNeeded: v[10])
+        s.rotation = Int32(truncatingIfNeeded: v[11])
+        s.wheel = Int32(truncatingIfNeeded: v[12])
+        s.toolID = Int32(truncatingIfNeeded: v[13])
+        s.serial = UInt32(truncatingIfNeeded: v[14])
+        s.buttons = PenButtons(rawValue: UInt8(truncatingIfNeeded: v[15]))
+        s.known = KnownAxes(rawValue: UInt16(truncatingIfNeeded: v[16]))
+        return StrokePoint(time: Timestamp(microseconds: v[0]), sample: s, geometry: g)
+    }
+
+    /// Whether `p`'s derived coordinates are, bit for bit, those `g` derives from its raw ones.
+    @inline(__always)
+    private static func rederives(_ p: StrokePoint, _ g: DeviceGeometry) -> Bool {
+        var nx = g.normalized(x: p.x)
+        var ny = g.normalized(y: p.y)
+        if g.calibrated { (nx, ny) = g.calibration.apply(nx, ny) }
+        guard nx.bitPattern == p.nx.bitPattern, ny.bitPattern == p.ny.bitPattern else { return false }
+        switch (g.millimetres(x: p.x, y: p.y), p.mmX, p.mmY) {
+        case (nil, nil, nil): return true
+        case let (mm?, x?, y?): return mm.x.bitPattern == x.bitPattern && mm.y.bitPattern == y.bitPattern
+        case (_, _, _): return false
+        }
+    }
+
+    @inline(__always)
+    static func zigzag(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
+
+    @inline(__always)
+    static func unzigzag(_ u: UInt64) -> Int64 { Int64(bitPattern: u >> 1) ^ -Int64(bitPattern: u & 1) }
+}
+
+/// LEB128: 7 bits a byte, low first, the top bit set on every byte but the last.
+struct VarintWriter {
+    let base: UnsafeMutablePointer<UInt8>
+    var count = 0
+
+    @inline(__always)
+    mutating func write(_ value: UInt64) {
+        var v = value
+        while v >= 0x80 {
+            base[count] = UInt8(truncatingIfNeeded: v) | 0x80
+            v >>= 7
+            count += 1
+        }
+        base[count] = UInt8(truncatingIfNeeded: v)
+        count += 1
+    }
+}
+
+struct VarintReader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    mutating func read() -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = bytes[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7f) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+}
