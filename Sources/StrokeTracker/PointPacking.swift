@@ -5,15 +5,23 @@ import MultitouchDecoder
 /// 112: the history of a daemon holds thousands of strokes.
 ///
 /// Layout: a varint mask of the fields that change between points (bit k: field k of
-/// `forEachField`), the first point's 17 fields, then per further point the changed fields'
-/// deltas from the point before. Every value is a zigzag varint; deltas wrap (`&-`, `&+`), so any
-/// value round-trips. The normalised and millimetre coordinates are not stored: they are derived
+/// `forEachField`), the first point's 17 fields, then per further point a varint of which of
+/// those fields changed (bit r: the r-th field of the mask) and each changed field's delta from
+/// the point before. The time's "delta" is its change from the previous interval (a steady report
+/// rate makes it small). Every value is a zigzag varint; deltas wrap (`&-`, `&+`), so any value
+/// round-trips. The normalised and millimetre coordinates are not stored: they are derived
 /// again from the raw ones and the geometry they were derived with (`pack` refuses points that
 /// do not re-derive bit for bit, such as those of a stroke that outlived a calibration change).
 enum PointPacking {
     /// Packed `points`, or nil when one of them does not re-derive from its raw values with `g`.
     /// `scratch` is a buffer reused between calls.
     static func pack(_ points: [StrokePoint], geometry g: DeviceGeometry, scratch: inout [UInt8]) -> [UInt8]? {
+        points.withUnsafeBufferPointer { pack($0, geometry: g, scratch: &scratch) }
+    }
+
+    private static func pack(
+        _ points: UnsafeBufferPointer<StrokePoint>, geometry g: DeviceGeometry, scratch: inout [UInt8]
+    ) -> [UInt8]? {
         var mask: UInt32 = 0
         for i in points.indices {
             guard rederives(points[i], g) else { return nil }
@@ -21,7 +29,8 @@ enum PointPacking {
                 forEachField(points[i - 1], points[i]) { k, a, b in if a != b { mask |= 1 << k } }
             }
         }
-        let worst = 5 + 10 * fieldCount * points.count
+        if points.count > 1 { mask |= 1 }  // the time's residual is its own, not a change
+        let worst = 5 + 10 * (fieldCount + 1) * points.count
         if scratch.count < worst { scratch = [UInt8](repeating: 0, count: worst) }
         let count = scratch.withUnsafeMutableBufferPointer { buffer in
             var w = VarintWriter(base: buffer.baseAddress!)
@@ -29,9 +38,24 @@ enum PointPacking {
             if let first = points.first {
                 forEachField(first, first) { _, _, b in w.write(zigzag(b)) }
             }
+            var interval: Int64 = 0
             for i in points.indices.dropFirst() {
+                let now = points[i].time.microseconds &- points[i - 1].time.microseconds
+                let timeResidual = now &- interval
+                interval = now
+                var changed: UInt64 = 0
+                var rank: UInt64 = 0
                 forEachField(points[i - 1], points[i]) { k, a, b in
-                    if mask & (1 << k) != 0 { w.write(zigzag(b &- a)) }
+                    guard mask & (1 << k) != 0 else { return }
+                    if k == 0 ? timeResidual != 0 : a != b { changed |= 1 << rank }
+                    rank += 1
+                }
+                w.write(changed)
+                rank = 0
+                forEachField(points[i - 1], points[i]) { k, a, b in
+                    guard mask & (1 << k) != 0 else { return }
+                    if changed & (1 << rank) != 0 { w.write(zigzag(k == 0 ? timeResidual : b &- a)) }
+                    rank += 1
                 }
             }
             return w.count
@@ -49,8 +73,20 @@ enum PointPacking {
         var v = [Int64](repeating: 0, count: fieldCount)
         for k in 0..<fieldCount { v[k] = unzigzag(r.read()) }
         points.append(point(v, g))
+        var interval: Int64 = 0
         for _ in 1..<count {
-            for k in 0..<fieldCount where mask & (1 << k) != 0 { v[k] = v[k] &+ unzigzag(r.read()) }
+            let changed = r.read()
+            var rank: UInt64 = 0
+            for k in 0..<fieldCount where mask & (1 << k) != 0 {
+                let delta = changed & (1 << rank) != 0 ? unzigzag(r.read()) : 0
+                if k == 0 {
+                    interval = interval &+ delta
+                    v[0] = v[0] &+ interval
+                } else {
+                    v[k] = v[k] &+ delta
+                }
+                rank += 1
+            }
             points.append(point(v, g))
         }
         precondition(r.offset == bytes.count, "PointPacking: \(bytes.count - r.offset) bytes left after \(count) points")
