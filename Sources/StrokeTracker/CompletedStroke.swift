@@ -2,7 +2,7 @@ import InputCore
 import MultitouchDecoder
 
 /// A stroke of the tracker's history: its header as it ended, and its points packed
-/// (`PointPacking`, some 6 bytes a point) until asked for. `stroke` gives back the `Stroke`
+/// (`PointPacking`, some 5 bytes a point) until asked for. `stroke` gives back the `Stroke`
 /// exactly as the tracker held it, every `StrokePoint` bit for bit.
 public struct CompletedStroke: Sendable {
     public let id: StrokeID

@@ -1,11 +1,11 @@
 import InputCore
 import MultitouchDecoder
 
-/// A completed stroke's points packed into bytes, about 6 a point where a `StrokePoint` takes
+/// A completed stroke's points packed into bytes, about 5 a point where a `StrokePoint` takes
 /// 112: the history of a daemon holds thousands of strokes.
 ///
 /// Layout: a varint mask of the fields that change between points (bit k: field k of
-/// `forEachField`), the first point's 17 fields, then per further point a varint of which of
+/// `load`), the first point's 17 fields, then per further point a varint of which of
 /// those fields changed (bit r: the r-th field of the mask) and each changed field's delta from
 /// the point before. The time's "delta" is its change from the previous interval (a steady report
 /// rate makes it small). Every value is a zigzag varint; deltas wrap (`&-`, `&+`), so any value
@@ -22,45 +22,102 @@ enum PointPacking {
     private static func pack(
         _ points: UnsafeBufferPointer<StrokePoint>, geometry g: DeviceGeometry, scratch: inout [UInt8]
     ) -> [UInt8]? {
-        var mask: UInt32 = 0
-        for i in points.indices {
-            guard rederives(points[i], g) else { return nil }
-            if i > 0 {
-                forEachField(points[i - 1], points[i]) { k, a, b in if a != b { mask |= 1 << k } }
-            }
-        }
-        if points.count > 1 { mask |= 1 }  // the time's residual is its own, not a change
-        let worst = 5 + 10 * (fieldCount + 1) * points.count
-        if scratch.count < worst { scratch = [UInt8](repeating: 0, count: worst) }
-        let count = scratch.withUnsafeMutableBufferPointer { buffer in
-            var w = VarintWriter(base: buffer.baseAddress!)
-            w.write(UInt64(mask))
-            if let first = points.first {
-                forEachField(first, first) { _, _, b in w.write(zigzag(b)) }
-            }
-            var interval: Int64 = 0
-            for i in points.indices.dropFirst() {
-                let now = points[i].time.microseconds &- points[i - 1].time.microseconds
-                let timeResidual = now &- interval
-                interval = now
-                var changed: UInt64 = 0
-                var rank: UInt64 = 0
-                forEachField(points[i - 1], points[i]) { k, a, b in
-                    guard mask & (1 << k) != 0 else { return }
-                    if k == 0 ? timeResidual != 0 : a != b { changed |= 1 << rank }
-                    rank += 1
+        // Plain loops over each point's fields loaded into two rows of a stack buffer: closures
+        // over the fields cost a call per field in the per-stroke path.
+        withUnsafeTemporaryAllocation(of: Int64.self, capacity: 3 * fieldCount) { rows in
+            let row = rows.baseAddress!
+            var previous = row, current = row + fieldCount
+            // Per field, the OR of its changes (branch-free), then the fields that changed.
+            let changes = row + 2 * fieldCount
+            changes.initialize(repeating: 0, count: fieldCount)
+            for i in points.indices {
+                guard rederives(points[i], g) else { return nil }
+                load(points[i], into: current)
+                if i > 0 {
+                    for k in 0..<fieldCount { changes[k] |= current[k] ^ previous[k] }
                 }
-                w.write(changed)
-                rank = 0
-                forEachField(points[i - 1], points[i]) { k, a, b in
-                    guard mask & (1 << k) != 0 else { return }
-                    if changed & (1 << rank) != 0 { w.write(zigzag(k == 0 ? timeResidual : b &- a)) }
-                    rank += 1
-                }
+                swap(&previous, &current)
             }
-            return w.count
+            var mask: UInt32 = points.count > 1 ? 1 : 0  // the time's residual is its own, not a change
+            var varying = 0  // `changes[0..<varying]`: the indices of the mask's fields
+            for k in 0..<fieldCount where k == 0 ? mask != 0 : changes[k] != 0 {
+                mask |= 1 << UInt32(k)
+                changes[varying] = Int64(k)
+                varying += 1
+            }
+            let worst = 5 + 10 * (fieldCount + 1) * points.count
+            if scratch.count < worst { scratch = [UInt8](repeating: 0, count: worst) }
+            let count = scratch.withUnsafeMutableBufferPointer { buffer in
+                var w = VarintWriter(base: buffer.baseAddress!)
+                w.write(UInt64(mask))
+                load(points[0], into: previous)
+                for k in 0..<fieldCount { w.write(zigzag(previous[k])) }
+                var interval: Int64 = 0
+                for i in points.indices.dropFirst() {
+                    load(points[i], into: current)
+                    // The time's residual in place of its delta: field 0 of `current` becomes the
+                    // previous point's time plus that residual, so the loops below need no case.
+                    let now = current[0] &- previous[0]
+                    let residual = now &- interval
+                    interval = now
+                    let time = current[0]
+                    current[0] = previous[0] &+ residual
+                    if varying <= 7 {
+                        // The bitmap is one byte (its varint is itself): written after the deltas,
+                        // in the byte kept before them, in one pass.
+                        let at = w.count
+                        w.count += 1
+                        var changed: UInt8 = 0
+                        for r in 0..<varying {
+                            let k = Int(changes[r])
+                            let delta = current[k] &- previous[k]
+                            if delta != 0 {
+                                changed |= 1 << UInt8(r)
+                                w.write(zigzag(delta))
+                            }
+                        }
+                        w.base[at] = changed
+                    } else {
+                        var changed: UInt64 = 0
+                        for r in 0..<varying {
+                            let k = Int(changes[r])
+                            changed |= (current[k] != previous[k] ? 1 : 0) << UInt64(r)
+                        }
+                        w.write(changed)
+                        for r in 0..<varying {
+                            let k = Int(changes[r])
+                            if current[k] != previous[k] { w.write(zigzag(current[k] &- previous[k])) }
+                        }
+                    }
+                    current[0] = time
+                    swap(&previous, &current)
+                }
+                return w.count
+            }
+            return Array(scratch[..<count])
         }
-        return Array(scratch[..<count])
+    }
+
+    /// `p`'s fields, in the packed order, at `row[0..<fieldCount]`.
+    @inline(__always)
+    private static func load(_ p: StrokePoint, into row: UnsafeMutablePointer<Int64>) {
+        row[0] = p.time.microseconds
+        row[1] = Int64(p.x)
+        row[2] = Int64(p.y)
+        row[3] = Int64(p.pressure)
+        row[4] = Int64(p.touchMajor)
+        row[5] = Int64(p.touchMinor)
+        row[6] = Int64(p.orientation)
+        row[7] = Int64(p.toolType)
+        row[8] = Int64(p.distance)
+        row[9] = Int64(p.tiltX)
+        row[10] = Int64(p.tiltY)
+        row[11] = Int64(p.rotation)
+        row[12] = Int64(p.wheel)
+        row[13] = Int64(p.toolID)
+        row[14] = Int64(p.serial)
+        row[15] = Int64(p.buttons.rawValue)
+        row[16] = Int64(p.known.rawValue)
     }
 
     /// The `count` points packed in `bytes` with `g`, as `pack` was given them.
@@ -95,29 +152,7 @@ enum PointPacking {
 
     static let fieldCount = 17
 
-    /// Calls `body(k, a, b)` with field k of `a` and of `b`, for every stored field in order.
-    @inline(__always)
-    static func forEachField(_ a: StrokePoint, _ b: StrokePoint, _ body: (UInt32, Int64, Int64) -> Void) {
-        body(0, a.time.microseconds, b.time.microseconds)
-        body(1, Int64(a.x), Int64(b.x))
-        body(2, Int64(a.y), Int64(b.y))
-        body(3, Int64(a.pressure), Int64(b.pressure))
-        body(4, Int64(a.touchMajor), Int64(b.touchMajor))
-        body(5, Int64(a.touchMinor), Int64(b.touchMinor))
-        body(6, Int64(a.orientation), Int64(b.orientation))
-        body(7, Int64(a.toolType), Int64(b.toolType))
-        body(8, Int64(a.distance), Int64(b.distance))
-        body(9, Int64(a.tiltX), Int64(b.tiltX))
-        body(10, Int64(a.tiltY), Int64(b.tiltY))
-        body(11, Int64(a.rotation), Int64(b.rotation))
-        body(12, Int64(a.wheel), Int64(b.wheel))
-        body(13, Int64(a.toolID), Int64(b.toolID))
-        body(14, Int64(a.serial), Int64(b.serial))
-        body(15, Int64(a.buttons.rawValue), Int64(b.buttons.rawValue))
-        body(16, Int64(a.known.rawValue), Int64(b.known.rawValue))
-    }
-
-    /// The point whose fields (in `forEachField`'s order) are `v`, derived with `g`.
+    /// The point whose fields (in `load`'s order) are `v`, derived with `g`.
     private static func point(_ v: [Int64], _ g: DeviceGeometry) -> StrokePoint {
         var s = ContactSample(known: [])
         s.x = Int32(truncatingIfNeeded: v[1])
