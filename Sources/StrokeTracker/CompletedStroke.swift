@@ -27,12 +27,11 @@ public struct CompletedStroke: Sendable {
     /// `stroke`, its points packed when `geometry` re-derives them.
     public init(_ stroke: Stroke, geometry: DeviceGeometry) {
         var scratch: [UInt8] = []
-        self.init(stroke, geometry: SharedGeometry(geometry), verify: true, scratch: &scratch)
+        self.init(stroke, geometry: SharedGeometry(geometry), scratch: &scratch)
     }
 
-    /// `verify`: check that `geometry` re-derives the points (false when the caller knows it does).
-    init(_ stroke: Stroke, geometry: SharedGeometry, verify: Bool, scratch: inout [UInt8]) {
-        let packed = PointPacking.pack(stroke.points, geometry: geometry.geometry, verify: verify, scratch: &scratch)
+    init(_ stroke: Stroke, geometry: SharedGeometry, scratch: inout [UInt8]) {
+        let packed = PointPacking.pack(stroke.points, geometry: geometry.geometry, scratch: &scratch)
         self.init(stroke, points: packed.map { .packed($0, geometry) } ?? .plain(stroke.points))
     }
 

@@ -13,15 +13,14 @@ import MultitouchDecoder
 /// again from the raw ones and the geometry they were derived with (`pack` refuses points that
 /// do not re-derive bit for bit, such as those of a stroke that outlived a calibration change).
 enum PointPacking {
-    /// Packed `points`, or nil when `verify` and one of them does not re-derive from its raw
-    /// values with `g` (without `verify` the caller vouches that all do). `scratch` is a buffer
-    /// reused between calls.
-    static func pack(_ points: [StrokePoint], geometry g: DeviceGeometry, verify: Bool, scratch: inout [UInt8]) -> [UInt8]? {
-        points.withUnsafeBufferPointer { pack($0, geometry: g, verify: verify, scratch: &scratch) }
+    /// Packed `points`, or nil when one of them does not re-derive from its raw values with `g`.
+    /// `scratch` is a buffer reused between calls.
+    static func pack(_ points: [StrokePoint], geometry g: DeviceGeometry, scratch: inout [UInt8]) -> [UInt8]? {
+        points.withUnsafeBufferPointer { pack($0, geometry: g, scratch: &scratch) }
     }
 
     private static func pack(
-        _ points: UnsafeBufferPointer<StrokePoint>, geometry g: DeviceGeometry, verify: Bool, scratch: inout [UInt8]
+        _ points: UnsafeBufferPointer<StrokePoint>, geometry g: DeviceGeometry, scratch: inout [UInt8]
     ) -> [UInt8]? {
         // Plain loops over each point's fields loaded into two rows of a stack buffer: closures
         // over the fields cost a call per field in the per-stroke path.
@@ -32,7 +31,7 @@ enum PointPacking {
             let changes = row + 2 * fieldCount
             changes.initialize(repeating: 0, count: fieldCount)
             for i in points.indices {
-                if verify { guard rederives(points[i], g) else { return nil } }
+                guard rederives(points[i], g) else { return nil }
                 load(points[i], into: current)
                 if i > 0 {
                     for k in 0..<fieldCount { changes[k] |= current[k] ^ previous[k] }

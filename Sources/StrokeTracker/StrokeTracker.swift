@@ -14,9 +14,6 @@ public struct StrokeTracker: Sendable {
     /// first completion after the geometry changed.
     private var sharedGeometries: [DeviceID: SharedGeometry] = [:]
     /// Reused by every completion to pack the points in.
-    /// Changes to `geometries` so far: a stroke begun at the current count has every point derived
-    /// with its device's current geometry, so packing need not check that they re-derive.
-    private var geometryChanges: UInt64 = 0
     private var packScratch: [UInt8] = []
     /// Off: the history keeps points as they are (what tests compare the packed ones with).
     var packsHistory = true
@@ -24,7 +21,6 @@ public struct StrokeTracker: Sendable {
         didSet {
             lastGeometry = nil
             sharedGeometries.removeAll()
-            geometryChanges &+= 1
         }
     }
     /// The geometry of the device of the last `apply`: most frames come from the same device as
@@ -112,9 +108,9 @@ public struct StrokeTracker: Sendable {
                 )
                 if let index = liveIndex(key) {
                     assertionFailure("decoder bug: began for \(key), which is in progress")
-                    active[index] = LiveStroke(key: key, stroke: stroke, geometryChange: geometryChanges)
+                    active[index] = LiveStroke(key: key, stroke: stroke)
                 } else {
-                    active.append(LiveStroke(key: key, stroke: stroke, geometryChange: geometryChanges))
+                    active.append(LiveStroke(key: key, stroke: stroke))
                 }
                 out.append(event(.began, stroke, frame: frame, point: point))
             case .moved:
@@ -143,7 +139,6 @@ public struct StrokeTracker: Sendable {
                     // of its own, begun and ended in this frame.
                     splitAtJump(index, e, point: point, frame: frame, into: &out)
                 }
-                let unchanged = active[index].geometryChange == geometryChanges
                 var stroke = active.swapRemoveStroke(at: index)
                 if case .cancelled(let reason) = e.kind {
                     stroke.state = .cancelled(reason)
@@ -153,7 +148,7 @@ public struct StrokeTracker: Sendable {
                     if !point.samePosition(as: stroke.points[stroke.points.count - 1]) { stroke.points.append(point) }
                     stroke.state = .ended
                     out.append(event(.ended, stroke, frame: frame, point: point))
-                    complete(stroke, derivedWithCurrentGeometry: unchanged)
+                    complete(stroke)
                 }
             }
         }
@@ -187,7 +182,7 @@ public struct StrokeTracker: Sendable {
         var old = active[index].stroke
         old.state = .ended
         out.append(event(.ended, old, frame: frame, point: old.points[old.points.count - 1]))
-        complete(old, derivedWithCurrentGeometry: active[index].geometryChange == geometryChanges)
+        complete(old)
         jumps += 1
         let id = StrokeID(rawValue: nextStrokeID)
         nextStrokeID += 1
@@ -197,12 +192,12 @@ public struct StrokeTracker: Sendable {
             id: id, device: key.device, slot: e.slot, trackingID: e.trackingID, flags: flags, state: .inProgress,
             firstFrame: frame, points: [point]
         )
-        active[index] = LiveStroke(key: key, stroke: stroke, geometryChange: geometryChanges)
+        active[index] = LiveStroke(key: key, stroke: stroke)
         out.append(event(.began, stroke, frame: frame, point: point))
     }
 
     /// Moves an ended stroke into the history, its points packed with its device's geometry.
-    private mutating func complete(_ stroke: Stroke, derivedWithCurrentGeometry: Bool) {
+    private mutating func complete(_ stroke: Stroke) {
         guard packsHistory, completed.capacity > 0, let geometry = geometries[stroke.device] else {
             return completed.append(CompletedStroke(unpacked: stroke))
         }
@@ -213,7 +208,7 @@ public struct StrokeTracker: Sendable {
             shared = SharedGeometry(geometry)
             sharedGeometries[stroke.device] = shared
         }
-        let entry = CompletedStroke(stroke, geometry: shared, verify: !derivedWithCurrentGeometry, scratch: &packScratch)
+        let entry = CompletedStroke(stroke, geometry: shared, scratch: &packScratch)
         completed.append(entry)
     }
 
@@ -231,8 +226,6 @@ struct LiveStroke: Sendable {
     var stroke: Stroke
     /// Its last motion's distance per reference frame (`JumpDetection.judge`); 0 before the first.
     var jumpDistance: Double = 0
-    /// `StrokeTracker.geometryChanges` when it began.
-    var geometryChange: UInt64
 
     /// Appends `point`, of `frame`, to the polyline; returns the stroke's id. One access to the
     /// entry for the per-event path.
