@@ -127,6 +127,7 @@ for path in paths {
 
     var geometry = DeviceGeometry(description: device.description)
     var sample: [StrokeEvent] = []
+    var history = ""
     do {
         var d = try MultitouchDecoder(description: device.description)
         var t = StrokeTracker()
@@ -139,6 +140,10 @@ for path in paths {
             t.apply(c, device: DeviceID(1), frame: 1, into: &sample)
             c.removeAll()
         }
+        // What the tracker's history keeps of a completed stroke's points (`CompletedStroke`).
+        let packed = t.completed.reduce(0) { $0 + $1.pointBytes }, points = t.completed.reduce(0) { $0 + $1.pointCount }
+        history = "\(JSONWriter.fixed(Double(packed) / Double(max(points, 1)), decimals: 2)) bytes/point packed "
+            + "(\(t.completed.count) completed strokes, \(points) points; a StrokePoint takes \(MemoryLayout<StrokePoint>.stride))"
     }
     geometry = DeviceGeometry(description: device.description)
     // The daemon's encode call (`Hub`): each event into one reused writer, with its `seq`.
@@ -165,6 +170,7 @@ for path in paths {
     }
     print("  allocations        \(JSONWriter.fixed(allocations / framesOnce, decimals: 3)) per frame (\(Int(allocations)) for one pass, setup included)")
     print("  + gestures         \(format(events * Double(repeats) / withGestures))events/s (\(JSONWriter.fixed(withGestures / decode, decimals: 2))× the time), \(JSONWriter.fixed(gestureAllocations / framesOnce, decimals: 3)) allocations per frame (\(Int(gestureAllocations)) for one pass)")
+    print("  history            \(history)")
     print("  JSON encode        \(format(Double(sample.count) / encode))stroke events/s, \(format(Double(bytesOut) / encode))B/s (\(bytesOut / max(sample.count, 1)) bytes/event, \(JSONWriter.fixed(encodeAllocations / Double(max(sample.count, 1)), decimals: 3)) allocations/event)")
 }
 peer?.remove()

@@ -124,10 +124,10 @@ extension Daemon {
     /// when more remain. A selection is fixed by its first request: strokes completed later are
     /// not part of it. False when the cursor cannot be one this daemon gave.
     func historyPage(limit: Int?, devices: Set<UInt32>?, cursor: ClientRequest.HistoryCursor?, into reply: inout JSONWriter) -> Bool {
-        let kept = hub.tracker.completed.elements
+        let kept = hub.tracker.completed
         let total = hub.tracker.completed.appended  // history cursors count completions
         let first = total - UInt64(kept.count)
-        func wanted(_ s: Stroke) -> Bool { devices.map { $0.contains(s.device.rawValue) } ?? true }
+        func wanted(_ s: CompletedStroke) -> Bool { devices.map { $0.contains(s.device.rawValue) } ?? true }
         var next: UInt64
         var end: UInt64
         if let cursor {
@@ -158,7 +158,7 @@ extension Daemon {
         while next < end {
             let s = kept[Int(next - first)]
             if wanted(s), let geometry = hub.tracker.geometry(of: s.device) {
-                let json = s.json(geometry: geometry)
+                let json = s.stroke.json(geometry: geometry)
                 if written > 0 && out.utf8.count + json.utf8.count + 1 > settings.historyPageBytes { break }
                 if written > 0 { out.append(",") }
                 out.append(json)

@@ -161,9 +161,8 @@ public struct Hub: Sendable {
     public func resume(after: UInt64) -> [Broadcast]? {
         guard after <= seq else { return nil }
         if after == seq { return [] }
-        let held = recent.elements
-        guard let first = held.first, first.seq <= after + 1 else { return nil }
-        return Array(held[Int(after + 1 - first.seq)...])
+        guard let first = recent.first, first.seq <= after + 1 else { return nil }
+        return Array(recent[Int(after + 1 - first.seq)...])
     }
 
     /// The decoder's counters for `device` (`stats`), nil for a device not (or no longer) added.
@@ -173,7 +172,7 @@ public struct Hub: Sendable {
     public mutating func clearReports() { reports.removeAll(keepingCapacity: true) }
 
     /// The oldest sequence number a client can resume after.
-    public var oldestResumable: UInt64 { recent.elements.first.map { $0.seq - 1 } ?? seq }
+    public var oldestResumable: UInt64 { recent.first.map { $0.seq - 1 } ?? seq }
 
     // MARK: -
 

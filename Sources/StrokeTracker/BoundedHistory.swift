@@ -1,15 +1,16 @@
-/// The most recent `capacity` elements, oldest first: a ring buffer.
-public struct BoundedHistory<Element: Sendable>: Sendable {
+/// The most recent `capacity` elements, oldest first: a ring buffer. As a collection, index 0 is
+/// the oldest element kept; reading it copies nothing.
+public struct BoundedHistory<Element: Sendable>: Sendable, RandomAccessCollection {
     public let capacity: Int
     private var storage: [Element] = []
     private var head = 0
-    /// Elements ever appended: `elements[i]` is number `appended - count + i` (from 0).
+    /// Elements ever appended: `self[i]` is number `appended - count + i` (from 0).
     public private(set) var appended: UInt64 = 0
 
     public init(capacity: Int) {
         precondition(capacity >= 0, "history capacity must not be negative")
         self.capacity = capacity
-        storage.reserveCapacity(min(capacity, 1024))
+        storage.reserveCapacity(Swift.min(capacity, 1024))
     }
 
     public mutating func append(_ element: Element) {
@@ -23,10 +24,17 @@ public struct BoundedHistory<Element: Sendable>: Sendable {
         }
     }
 
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.count }
     public var count: Int { storage.count }
 
-    /// Oldest first.
-    public var elements: [Element] {
-        Array(storage[head...] + storage[..<head])
+    /// The element `position` places from the oldest kept.
+    public subscript(position: Int) -> Element {
+        precondition(position >= 0 && position < storage.count, "BoundedHistory: index \(position) out of 0..<\(storage.count)")
+        let i = head + position
+        return storage[i < storage.count ? i : i - storage.count]
     }
+
+    /// Oldest first, copied into an array.
+    public var elements: [Element] { Array(self) }
 }

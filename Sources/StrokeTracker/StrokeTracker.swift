@@ -9,9 +9,19 @@ public struct StrokeTracker: Sendable {
     /// Strokes in progress, in no particular order, each with its jump detection state. A handful
     /// at a time (one per finger), so a scan by key is cheaper than hashing the key per event.
     var active: [LiveStroke] = []
-    public private(set) var completed: BoundedHistory<Stroke>
+    public private(set) var completed: BoundedHistory<CompletedStroke>
+    /// Each device's geometry as its completed strokes share it (`CompletedStroke`), made at the
+    /// first completion after the geometry changed.
+    private var sharedGeometries: [DeviceID: SharedGeometry] = [:]
+    /// Reused by every completion to pack the points in.
+    private var packScratch: [UInt8] = []
+    /// Off: the history keeps points as they are (what tests compare the packed ones with).
+    var packsHistory = true
     var geometries: [DeviceID: DeviceGeometry] = [:] {
-        didSet { lastGeometry = nil }
+        didSet {
+            lastGeometry = nil
+            sharedGeometries.removeAll()
+        }
     }
     /// The geometry of the device of the last `apply`: most frames come from the same device as
     /// the one before, and this spares them a hash lookup.
@@ -138,7 +148,7 @@ public struct StrokeTracker: Sendable {
                     if !point.samePosition(as: stroke.points[stroke.points.count - 1]) { stroke.points.append(point) }
                     stroke.state = .ended
                     out.append(event(.ended, stroke, frame: frame, point: point))
-                    completed.append(stroke)
+                    complete(stroke)
                 }
             }
         }
@@ -172,7 +182,7 @@ public struct StrokeTracker: Sendable {
         var old = active[index].stroke
         old.state = .ended
         out.append(event(.ended, old, frame: frame, point: old.points[old.points.count - 1]))
-        completed.append(old)
+        complete(old)
         jumps += 1
         let id = StrokeID(rawValue: nextStrokeID)
         nextStrokeID += 1
@@ -184,6 +194,22 @@ public struct StrokeTracker: Sendable {
         )
         active[index] = LiveStroke(key: key, stroke: stroke)
         out.append(event(.began, stroke, frame: frame, point: point))
+    }
+
+    /// Moves an ended stroke into the history, its points packed with its device's geometry.
+    private mutating func complete(_ stroke: Stroke) {
+        guard packsHistory, completed.capacity > 0, let geometry = geometries[stroke.device] else {
+            return completed.append(CompletedStroke(unpacked: stroke))
+        }
+        let shared: SharedGeometry
+        if let known = sharedGeometries[stroke.device] {
+            shared = known
+        } else {
+            shared = SharedGeometry(geometry)
+            sharedGeometries[stroke.device] = shared
+        }
+        let entry = CompletedStroke(stroke, geometry: shared, scratch: &packScratch)
+        completed.append(entry)
     }
 
     private func event(_ kind: StrokeEvent.Kind, _ s: Stroke, frame: UInt64, point: StrokePoint) -> StrokeEvent {

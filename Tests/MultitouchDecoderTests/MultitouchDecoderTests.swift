@@ -10,7 +10,7 @@ import Testing
         #expect(s.feed([E.x(110), E.syn]) == ["moved 1 s0 #5 (110,200)"])
         #expect(s.feed([E.id(-1), E.syn]) == ["ended 1 s0 #5 (110,200)"])
         #expect(s.tracker.inProgress.isEmpty)
-        #expect(s.tracker.completed.elements.map { $0.points.map(\.x) } == [[100, 110]])
+        #expect(s.tracker.completed.map { $0.stroke.points.map(\.x) } == [[100, 110]])
     }
 
     @Test func touchThatBeginsAndEndsWithinOneFrameYieldsBeganAndEnded() throws {
@@ -175,6 +175,6 @@ import Testing
         for id in Int32(1)...6 {
             s.feed([E.slot(0), E.id(id), E.x(id), E.y(1), E.syn, E.id(-1), E.syn])
         }
-        #expect(s.tracker.completed.elements.map(\.id.rawValue) == [3, 4, 5, 6])
+        #expect(s.tracker.completed.map(\.id.rawValue) == [3, 4, 5, 6])
     }
 }

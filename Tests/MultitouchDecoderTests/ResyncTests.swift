@@ -22,7 +22,7 @@ import Testing
     @Test func contactGoneAfterTheResyncIsCancelledNotEnded() throws {
         var s = try twoFingers()
         #expect(s.feed([E.slot(1), E.id(-1)], origin: .resync) == ["cancelled(resync) 2 s1 #6 (300,400)"])
-        #expect(s.tracker.completed.elements.isEmpty)
+        #expect(s.tracker.completed.isEmpty)
         #expect(s.tracker.inProgress.count == 1)
     }
 

@@ -28,7 +28,7 @@ import Testing
         #expect(Array(over.suffix(2)) == ["ended 1 s0 #1 (490,100)", "began 2 s0 #1 (691,100) [jump]"])
         #expect(s.tracker.jumps == 1)
         // The ended stroke is in history with the polyline up to its last believable point.
-        #expect(s.tracker.completed.elements.last?.points.map(\.x) == [100, 160, 290, 490])
+        #expect(s.tracker.completed.last?.stroke.points.map(\.x) == [100, 160, 290, 490])
         let (_, under) = try touchpadScript(steps: [60, 130, 199])
         #expect(!under.contains { $0.contains("[jump]") })
     }

@@ -16,7 +16,7 @@ import Testing
     func endedStrokesMatchTheTrackersHistory(_ name: String) throws {
         var replayer = try Replayer(recording: try RecordingReader.read(path: RenderFixtures.path(name)), historyLimit: 1 << 20)
         _ = try replayer.runToEnd()
-        let history = replayer.tracker.completed.elements.sorted { $0.id < $1.id }  // kept in order of ending
+        let history = replayer.tracker.completed.map(\.stroke).sorted { $0.id < $1.id }  // kept in order of ending
         let scene = try RenderFixtures.scene(name)
         let ended = scene.strokes.filter { $0.state == .ended }
         #expect(!ended.isEmpty)
@@ -34,7 +34,7 @@ import Testing
         var replayer = try Replayer(recording: try RecordingReader.read(path: RenderFixtures.path(name)), historyLimit: 1 << 20)
         _ = try replayer.runToEnd()
         let scene = try RenderFixtures.scene(name)
-        for stroke in replayer.tracker.completed.elements {
+        for stroke in replayer.tracker.completed.map(\.stroke) {
             let json = stroke.json(geometry: replayer.tracker.geometry(of: stroke.device)!)
             let decoded = try RenderScene.Stroke(try JSONDecoder().decode(StrokeObject.self, from: Data(json.utf8)))
             var expected = try #require(scene.strokes.first { $0.id == decoded.id })
