@@ -14,7 +14,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
@@ -39,7 +38,10 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        .target(name: "StrokeRecording", dependencies: ["InputCore", "SystemSupport", "Yams"]),
+        // The YAML the configuration and libinput recordings use, pure Swift: no Foundation (and its
+        // ICU) in the daemon's binary (docs/performance.md, "Memory").
+        .target(name: "YAMLReader"),
+        .target(name: "StrokeRecording", dependencies: ["InputCore", "SystemSupport", "YAMLReader"]),
         .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
         .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
         .target(name: "StrokeProtocol", dependencies: ["StrokeTracker"]),
@@ -52,7 +54,7 @@ let package = Package(
             name: "StrokeDaemon",
             dependencies: [
                 "Evdev", "InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline",
-                "StrokeProtocol", "Yams", "SystemSupport",
+                "StrokeProtocol", "YAMLReader", "SystemSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -116,6 +118,7 @@ let package = Package(
             name: "SystemSupportTests",
             dependencies: ["SystemSupport", "StrokeClient", .product(name: "SystemPackage", package: "swift-system")]
         ),
+        .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),
         .testTarget(name: "StrokeRecordingTests", dependencies: ["StrokeRecording", "InputCore"], resources: [.copy("Hostile")]),
         .testTarget(
             name: "MultitouchDecoderTests",
@@ -131,7 +134,7 @@ let package = Package(
         // symlink) over every input a fuzzer once broke.
         .testTarget(
             name: "FuzzRegressionTests",
-            dependencies: ["StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore"],
+            dependencies: ["StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore", "YAMLReader"],
             exclude: ["Regressions"]
         ),
         // The guest driver's model of the kernel's input core, checked on the host too.

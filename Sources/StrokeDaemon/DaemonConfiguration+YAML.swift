@@ -2,7 +2,7 @@ import NIOCore
 import StrokeRecording
 import StrokeTracker
 import SystemSupport
-import Yams
+import YAMLReader
 
 #if canImport(Glibc)
 import Glibc
@@ -42,13 +42,11 @@ extension DaemonConfiguration {
     }
 
     public static func parse(_ text: String, file: String) throws -> DaemonConfiguration {
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw ConfigurationError(
-                file: file, line: LibinputRecordReader.yamlLine(error),
-                message: "invalid YAML: \(LibinputRecordReader.yamlProblem(error))")
+        let root: YAMLNode?
+        do throws(YAMLError) {
+            root = try YAML.parse(text)
+        } catch {
+            throw ConfigurationError(file: file, line: error.line, message: "invalid YAML: \(error.message)")
         }
         var config = DaemonConfiguration()
         guard let root else { return config }
@@ -132,15 +130,15 @@ extension DaemonConfiguration {
 private struct ConfigReader {
     let file: String
 
-    func error(_ node: Node?, _ message: String) -> ConfigurationError {
-        ConfigurationError(file: file, line: node?.mark.map { $0.line }, message: message)
+    func error(_ node: YAMLNode?, _ message: String) -> ConfigurationError {
+        ConfigurationError(file: file, line: node?.mark.line, message: message)
     }
 
-    func unknown(_ node: Node, _ key: String) -> ConfigurationError {
+    func unknown(_ node: YAMLNode, _ key: String) -> ConfigurationError {
         error(node, "unknown key '\(key)' (config/strokes.yaml lists every key)")
     }
 
-    func mapping(_ node: Node, _ key: String) throws -> [(String, Node)] {
+    func mapping(_ node: YAMLNode, _ key: String) throws -> [(String, YAMLNode)] {
         guard case .mapping(let m) = node else { throw error(node, "'\(key)' must be a mapping") }
         return try m.map { pair in
             guard case .scalar(let k) = pair.key else { throw error(pair.key, "keys of '\(key)' must be names") }
@@ -148,37 +146,37 @@ private struct ConfigReader {
         }
     }
 
-    func list(_ node: Node, _ key: String) throws -> [Node] {
+    func list(_ node: YAMLNode, _ key: String) throws -> [YAMLNode] {
         guard case .sequence(let s) = node else { throw error(node, "'\(key)' must be a list") }
         return Array(s)
     }
 
-    func string(_ node: Node, _ key: String) throws -> String {
+    func string(_ node: YAMLNode, _ key: String) throws -> String {
         guard case .scalar(let s) = node else { throw error(node, "'\(key)' must be a string") }
         return s.string
     }
 
-    func bool(_ node: Node, _ key: String) throws -> Bool {
+    func bool(_ node: YAMLNode, _ key: String) throws -> Bool {
         guard let b = node.bool else { throw error(node, "'\(key)' must be true or false") }
         return b
     }
 
-    func int(_ node: Node, _ key: String, min: Int) throws -> Int {
+    func int(_ node: YAMLNode, _ key: String, min: Int) throws -> Int {
         guard let i = node.int, i >= min else { throw error(node, "'\(key)' must be an integer ≥ \(min)") }
         return i
     }
 
-    func uint32(_ node: Node, _ key: String) throws -> UInt32 {
+    func uint32(_ node: YAMLNode, _ key: String) throws -> UInt32 {
         guard let i = node.int, let u = UInt32(exactly: i) else { throw error(node, "'\(key)' must hold ids (integers ≥ 0)") }
         return u
     }
 
-    func double(_ node: Node, _ key: String) throws -> Double {
-        guard let d = node.float ?? node.int.map(Double.init) else { throw error(node, "'\(key)' must be a number") }
+    func double(_ node: YAMLNode, _ key: String) throws -> Double {
+        guard let d = node.double ?? node.int.map(Double.init) else { throw error(node, "'\(key)' must be a number") }
         return d
     }
 
-    func jumps(_ node: Node) throws -> DaemonConfiguration.DeviceJumps {
+    func jumps(_ node: YAMLNode) throws -> DaemonConfiguration.DeviceJumps {
         var match: String?
         var setting: JumpSetting?
         for (k, v) in try mapping(node, "touchJumps[]") {
@@ -197,7 +195,7 @@ private struct ConfigReader {
         return .init(match: match, setting: setting)
     }
 
-    func calibration(_ node: Node) throws -> DaemonConfiguration.DeviceCalibration {
+    func calibration(_ node: YAMLNode) throws -> DaemonConfiguration.DeviceCalibration {
         var match: String?
         var c = Calibration.identity
         var matrix: Calibration?

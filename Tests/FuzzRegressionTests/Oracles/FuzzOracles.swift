@@ -16,7 +16,9 @@ import StrokeTracker
 ///   invariant (`InvariantPropertyTests`): every `began` is followed by exactly one `ended` or
 ///   `cancelled`, nothing refers to an unknown stroke, and what is live at the end is what the
 ///   tracker holds;
-/// - `request`: any line is a request or a named protocol error, the same one each time.
+/// - `request`: any line is a request or a named protocol error, the same one each time;
+/// - `yaml`: any bytes are a YAML document that reads back the same from its canonical form, or
+///   an error naming a line of the input (`FuzzOracles+YAML.swift`).
 public enum FuzzOracles {
     public enum Target: String, CaseIterable, Sendable {
         case evemu
@@ -24,6 +26,7 @@ public enum FuzzOracles {
         case libinputRecord = "libinput-record"
         case frames
         case request
+        case yaml
     }
 
     /// Runs `bytes` through `target`; returns what rule was broken, or nil.
@@ -34,6 +37,7 @@ public enum FuzzOracles {
         case .libinputRecord: return checkReader(bytes, format: .libinputRecord)
         case .frames: return checkFrames(bytes)
         case .request: return checkRequest(bytes)
+        case .yaml: return checkYAML(bytes)
         }
     }
 
