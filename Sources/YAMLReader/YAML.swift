@@ -4,7 +4,8 @@
 /// The subset read, which covers YAML 1.1 as those files use it:
 /// - block mappings (`key: value`) and sequences (`- item`), a sequence also at its key's
 ///   indentation (`key:` then `- item`), and compact forms (`- key: value`, `- - item`);
-/// - flow sequences and mappings (`[1, 2]`, `{a: 1}`), nested and over several lines;
+/// - flow sequences and mappings (`[1, 2]`, `{a: 1}`, `[a: 1]` as `[{a: 1}]`), nested and over
+///   several lines;
 /// - plain, single-quoted and double-quoted scalars (all YAML escapes), quoted ones folded
 ///   over several lines;
 /// - comments, blank lines, a `---` start and a `...` end of the document, a `%YAML` directive,

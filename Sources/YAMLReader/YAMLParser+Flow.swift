@@ -28,7 +28,7 @@ extension YAMLParser {
         }
     }
 
-    /// `[a, b, …]`, over as many lines as it takes.
+    /// `[a, b, …]`, over as many lines as it takes; an item `key: value` is a mapping of one pair.
     mutating func flowSequence() throws(YAMLError) -> YAMLNode {
         try enter()
         defer { depth -= 1 }
@@ -39,15 +39,25 @@ extension YAMLParser {
             try skipFlowSpace()
             if peek() == Byte.closeBracket { break }
             if atEnd { throw notClosed("list", "[", open) }
-            items.append(try inlineNode(flow: true))
+            let item = try inlineNode(flow: true)
+            skipBlanks()
+            if peek() == Byte.colon {
+                // `[a: b]` is `[{a: b}]`: a mapping of one pair, its key on one line.
+                try checkKey(item)
+                pos += 1
+                let afterColon = mark()
+                try skipFlowSpace()
+                let value = peek() == Byte.comma || peek() == Byte.closeBracket ? .scalar(.init("", mark: afterColon)) : try inlineNode(flow: true)
+                items.append(.mapping(.init([(item, value)], mark: item.mark)))
+            } else {
+                items.append(item)
+            }
             try skipFlowSpace()
             let b = peek()
             if b == Byte.comma {
                 pos += 1
             } else if b == Byte.closeBracket {
                 break
-            } else if b == Byte.colon {
-                throw error("'key: value' in a [list] is not supported: write {key: value}")
             } else if b == 0 {
                 throw notClosed("list", "[", open)
             } else {

@@ -129,6 +129,7 @@ func failure(_ text: String) -> YAMLError? {
         #expect(try parse("{}") == "{}")
         #expect(try parse("[a, b, ]") == "[a, b]")
         #expect(try parse("[1 2]") == "[1 2]", "one plain scalar, as YAML reads it")
+        #expect(try parse("[a: 1, b, c: [2], d: ]") == "[{a: 1}, b, {c: [2]}, {d: }]", "single pairs, as libyaml reads them")
     }
 
     @Test func flowScalarsEndAtFlowIndicators() throws {
@@ -234,7 +235,8 @@ func failure(_ text: String) -> YAMLError? {
         ("a: [1, 2\n", 2, "the list opened with '[' on line 1 is not closed"),
         ("a: {b: 1\n\n", 3, "the mapping opened with '{' on line 1 is not closed"),
         ("a: [\"1\" 2]\n", 1, "expected ',' or ']'"),
-        ("a: [b: c]\n", 1, "'key: value' in a [list] is not supported"),
+        ("a: [b: c: d]\n", 1, "expected ',' or ']'"),
+        ("a: [[b]: c]\n", 1, "only scalars can be keys"),
         ("a: \"open\nb: 1\n", 3, "the quoted value opened on line 1 is not closed"),
         ("a: \"\\q\"\n", 1, "unknown escape"),
         ("a: \"\\u12\"\n", 1, "hexadecimal digits"),
