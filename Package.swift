@@ -44,7 +44,9 @@ let package = Package(
         .target(name: "StrokeRecording", dependencies: ["InputCore", "SystemSupport", "YAMLReader"]),
         .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
         .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
-        .target(name: "StrokeProtocol", dependencies: ["StrokeTracker"]),
+        // Pure like the tracker: stroke events in, gesture steps out (docs/gestures.md).
+        .target(name: "GestureRecognizer", dependencies: ["InputCore", "StrokeTracker"]),
+        .target(name: "StrokeProtocol", dependencies: ["StrokeTracker", "GestureRecognizer"]),
         .target(name: "StrokePipeline", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
         .target(
             name: "StrokeReplay",
@@ -54,7 +56,7 @@ let package = Package(
             name: "StrokeDaemon",
             dependencies: [
                 "Evdev", "InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline",
-                "StrokeProtocol", "YAMLReader", "SystemSupport",
+                "StrokeProtocol", "GestureRecognizer", "YAMLReader", "SystemSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -69,6 +71,9 @@ let package = Package(
             name: "StrokeClient",
             dependencies: ["StrokeProtocol", "SystemSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
+        // `strokes gestures`: its configuration (YAML), rule matching, rate limits and the commands it
+        // would run, pure; the executable spawns them.
+        .target(name: "GestureActions", dependencies: ["StrokeProtocol", "YAMLReader"]),
         .target(
             name: "StrokeRender",
             dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "StrokeTracker", "StrokeProtocol"]
@@ -77,8 +82,9 @@ let package = Package(
             name: "strokes",
             dependencies: [
                 "Evdev", "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeDaemon", "StrokeClient", "StrokeRender",
-                "SystemSupport",
+                "GestureActions", "SystemSupport", "GestureRecognizer",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -93,6 +99,7 @@ let package = Package(
             name: "strokes-bench",
             dependencies: [
                 "CMallocCounter", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline", "StrokeProtocol", "InputCore",
+                "GestureRecognizer",
             ],
             path: "Benchmarks/strokes-bench"
         ),
@@ -113,6 +120,13 @@ let package = Package(
             path: "KernelTests/strokes-e2e"
         ),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"]),
+        .testTarget(
+            name: "GestureRecognizerTests",
+            dependencies: [
+                "GestureRecognizer", "StrokeTracker", "StrokeProtocol", "StrokeReplay", "StrokeRecording", "MultitouchDecoder",
+                "InputCore",
+            ]
+        ),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "InputCore"]),
         .testTarget(
             name: "SystemSupportTests",
@@ -126,10 +140,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ReplayTests",
-            dependencies: ["StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeTracker", "MultitouchDecoder", "Evdev"],
+            dependencies: [
+                "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeTracker", "MultitouchDecoder", "Evdev", "GestureRecognizer",
+            ],
             resources: [.copy("Fixtures"), .copy("Golden")]
         ),
-        .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient", "StrokeProtocol"]),
+        .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient", "StrokeProtocol", "GestureActions"]),
         // The fuzz targets' oracles (Tests/FuzzRegressionTests/Oracles, shared with Fuzz/ by a
         // symlink) over every input a fuzzer once broke.
         .testTarget(
@@ -145,6 +161,7 @@ let package = Package(
             resources: [.copy("Golden")]
         ),
         .testTarget(name: "StrokeClientTests", dependencies: ["StrokeClient", "StrokeProtocol"]),
+        .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "StrokeProtocol"]),
         .testTarget(
             name: "StrokeDaemonTests",
             dependencies: [

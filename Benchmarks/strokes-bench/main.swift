@@ -9,6 +9,7 @@
 // interleaved with the C peer (`Peer.swift`), whose figure and the ratio are printed beside strokes'.
 
 import CMallocCounter
+import GestureRecognizer
 import InputCore
 import MultitouchDecoder
 import StrokePipeline
@@ -43,20 +44,29 @@ func format(_ v: Double) -> String {
 }
 
 /// Decode + track over every frame of `device`, `repeat` times through the recording, through
-/// `DevicePipeline` as the daemon and `strokes replay` run it.
-func pipeline(_ device: RecordedDevice, repeat count: Int) -> (frames: Int, strokeEvents: Int) {
+/// `DevicePipeline` as the daemon and `strokes replay` run it; with `gestures`, each frame's
+/// stroke events also go through the device's gesture recogniser, as the daemon's `Hub` does.
+func pipeline(_ device: RecordedDevice, repeat count: Int, gestures: Bool = false) -> (frames: Int, strokeEvents: Int) {
     var frames = 0
     var strokeEvents = 0
     var out: [StrokeEvent] = []
     out.reserveCapacity(64)
+    var steps: [Gesture] = []
+    steps.reserveCapacity(16)
     let geometry = DeviceGeometry(description: device.description)
     for _ in 0..<count {
         var assembler = FrameAssembler()
         var tracker = StrokeTracker(historyLimit: 256)
         var pipeline = try! DevicePipeline(id: DeviceID(1), description: device.description, geometry: geometry, tracker: &tracker)
+        var recognizers = GestureRecognizers()
+        if gestures { recognizers.add(DeviceID(1), geometry: geometry, kind: device.description.kind) }
         for event in device.events {
             guard let input = assembler.feed(event) else { continue }
             pipeline.process(input, tracker: &tracker, into: &out)
+            if gestures {
+                recognizers.process(out, device: DeviceID(1), time: pipeline.lastTime, into: &steps)
+                if !steps.isEmpty { steps.removeAll(keepingCapacity: true) }
+            }
             strokeEvents += out.count
             if !out.isEmpty { out.removeAll(keepingCapacity: true) }
         }
@@ -98,15 +108,21 @@ for path in paths {
     // Interleaved with the peer's runs (same events, same number of passes per run), so both see the
     // same load.
     var decodeTimes: [Double] = []
+    var gestureTimes: [Double] = []
     var peerRates: [Double] = []
     for _ in 0..<9 {
         decodeTimes.append(measure(runs: 1) { (frames, strokeEvents) = pipeline(device, repeat: repeats) })
+        gestureTimes.append(measure(runs: 1) { _ = pipeline(device, repeat: repeats, gestures: true) })
         if let rate = peer?.eventsPerSecond(path, repeats: repeats) { peerRates.append(rate) }
     }
     let decode = median(decodeTimes)
+    let withGestures = median(gestureTimes)
     let before = cmalloc_count()
     _ = pipeline(device, repeat: 1)
     let allocations = Double(cmalloc_count() - before)
+    let gesturesBefore = cmalloc_count()
+    _ = pipeline(device, repeat: 1, gestures: true)
+    let gestureAllocations = Double(cmalloc_count() - gesturesBefore)
     let framesOnce = Double(frames / repeats)
 
     var geometry = DeviceGeometry(description: device.description)
@@ -148,6 +164,7 @@ for path in paths {
         print("  c_slot_loop.c      \(format(c))events/s; strokes / C = \(JSONWriter.fixed(events * Double(repeats) / decode / c, decimals: 2))")
     }
     print("  allocations        \(JSONWriter.fixed(allocations / framesOnce, decimals: 3)) per frame (\(Int(allocations)) for one pass, setup included)")
+    print("  + gestures         \(format(events * Double(repeats) / withGestures))events/s (\(JSONWriter.fixed(withGestures / decode, decimals: 2))× the time), \(JSONWriter.fixed(gestureAllocations / framesOnce, decimals: 3)) allocations per frame (\(Int(gestureAllocations)) for one pass)")
     print("  JSON encode        \(format(Double(sample.count) / encode))stroke events/s, \(format(Double(bytesOut) / encode))B/s (\(bytesOut / max(sample.count, 1)) bytes/event, \(JSONWriter.fixed(encodeAllocations / Double(max(sample.count, 1)), decimals: 3)) allocations/event)")
 }
 peer?.remove()

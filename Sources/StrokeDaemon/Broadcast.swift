@@ -9,6 +9,8 @@ public struct Broadcast: Sendable {
         case stroke(StrokeEvent)
         case deviceAdded
         case deviceRemoved
+        /// A `gesture` step: not numbered, not kept for resuming, sent only to clients that ask.
+        case gesture
     }
 
     /// Daemon-wide sequence number: 1, 2, 3, … with no gaps, per daemon instance.
@@ -47,6 +49,7 @@ public struct Broadcast: Sendable {
         case .stroke(let e): return e.kind.name
         case .deviceAdded: return "deviceAdded"
         case .deviceRemoved: return "deviceRemoved"
+        case .gesture: return "gesture"
         }
     }
 

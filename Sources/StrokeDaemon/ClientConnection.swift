@@ -56,6 +56,8 @@ final class ClientConnection {
         didSet { typeFilter = TypeFilter(subscription?.events) }
     }
     private var typeFilter = TypeFilter(nil)
+    /// Subscribed, and to `gesture`.
+    var wantsGestures: Bool { subscription != nil && typeFilter.gestures }
     var queue: ClientQueue<Outgoing>
     var sent: UInt64 = 0
     /// Since when the client's socket has taken nothing while messages wait for it (nil while it

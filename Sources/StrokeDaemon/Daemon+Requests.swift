@@ -30,6 +30,7 @@ extension Daemon {
                 return
             }
             client.subscription = nil
+            updateGestureSubscribers()
             reply.field("request", "unsubscribe")
             reply.field("seq", hub.seq)
         case .devices:
@@ -56,6 +57,7 @@ extension Daemon {
 
     private func subscribe(_ client: ClientConnection, _ sub: ClientRequest.Subscription, reply: inout JSONWriter) {
         client.subscription = sub
+        updateGestureSubscribers()
         var resumed: [Broadcast]?
         if let after = sub.resumeAfter { resumed = hub.resume(after: after) }
         reply.field("seq", hub.seq)

@@ -1,3 +1,4 @@
+import GestureRecognizer
 import InputCore
 import Logging
 import MultitouchDecoder
@@ -47,6 +48,10 @@ public final class Daemon: Sendable {
         get { _state.value.diagnosticLog }
         _modify { yield &_state.value.diagnosticLog }
     }
+    var gestureTimers: [DeviceID: GestureTimer] {
+        get { _state.value.gestureTimers }
+        _modify { yield &_state.value.gestureTimers }
+    }
     private var batch: [Broadcast] {
         get { _batch.value }
         _modify { yield &_batch.value }
@@ -62,6 +67,8 @@ public final class Daemon: Sendable {
         var lastAcceptFailure: NIODeadline?
         var acceptFailures = 0
         var diagnosticLog = DiagnosticLog()
+        /// Each device's armed gesture timer and the deadline it is for (`Daemon+Gestures.swift`).
+        var gestureTimers: [DeviceID: GestureTimer] = [:]
     }
 
     private let _settings: NIOLoopBoundBox<Settings>
@@ -94,7 +101,9 @@ public final class Daemon: Sendable {
         self.logger = logger
         self.instance = String(UInt64.random(in: 1...UInt64.max), radix: 16)
         _settings = .makeBoxSendingValue(settings, eventLoop: loop)
-        _hub = .makeBoxSendingValue(Hub(historyLimit: settings.historyLimit, resumeLimit: settings.resumeLimit), eventLoop: loop)
+        var hub = Hub(historyLimit: settings.historyLimit, resumeLimit: settings.resumeLimit)
+        hub.encodesGestures = false  // until a client subscribes to them
+        _hub = .makeBoxSendingValue(hub, eventLoop: loop)
         _clients = .makeBoxSendingValue([:], eventLoop: loop)
         _batch = .makeBoxSendingValue([], eventLoop: loop)
         _state = .makeBoxSendingValue(State(), eventLoop: loop)
@@ -121,11 +130,11 @@ public final class Daemon: Sendable {
     /// Adds a device and announces it.
     public func addDevice(
         path: String, description: DeviceDescription, calibration: Calibration = .identity, group: String? = nil,
-        arbitration: Bool = true, jumps: JumpSetting = .deviceDefault
+        arbitration: Bool = true, jumps: JumpSetting = .deviceDefault, gestures: GestureConfiguration = .init()
     ) throws -> DeviceID {
         let (id, added) = try hub.addDevice(
             path: path, description: description, calibration: calibration, group: group, arbitration: arbitration,
-            jumps: jumps)
+            jumps: jumps, gestures: gestures)
         logger.info("device added", metadata: ["device": "\(id)", "name": "\(description.name)", "path": "\(path)"])
         publish([added])
         return id
@@ -135,6 +144,7 @@ public final class Daemon: Sendable {
         batch.removeAll(keepingCapacity: true)
         hub.process(input, device: device, into: &batch)
         publish(batch)
+        armGestureTimer(device)
         if !hub.reports.isEmpty { logDiagnostics() }
     }
 
@@ -142,6 +152,7 @@ public final class Daemon: Sendable {
         batch.removeAll(keepingCapacity: true)
         hub.process(frame, origin: origin, device: device, into: &batch)
         publish(batch)
+        armGestureTimer(device)
         if !hub.reports.isEmpty { logDiagnostics() }
     }
 
@@ -150,6 +161,7 @@ public final class Daemon: Sendable {
         hub.removeDevice(device, time: time, into: &batch)
         logger.info("device removed", metadata: ["device": "\(device)"])
         publish(batch)
+        armGestureTimer(device)
     }
 
     func publish(_ messages: [Broadcast]) {
@@ -273,6 +285,7 @@ public final class Daemon: Sendable {
 
     func clientGone(_ client: ClientConnection) {
         if clients.removeValue(forKey: client.id) != nil {
+            updateGestureSubscribers()
             client.logger.info("client disconnected", metadata: ["sent": "\(client.sent)"])
         }
     }
@@ -294,6 +307,7 @@ public final class Daemon: Sendable {
         guard !client.closing else { return }
         client.closing = true
         clients.removeValue(forKey: client.id)
+        updateGestureSubscribers()
         if !drain { client.queue.removeAll() }
         var w = JSONWriter()
         w.field("type", "goodbye")
@@ -322,7 +336,9 @@ public final class Daemon: Sendable {
         return w.finish()
     }
 
-    public static let features = ["subscribe", "filters", "snapshot", "resume", "merge", "devices", "live", "history", "ping", "stats", "hover"]
+    public static let features = [
+        "subscribe", "filters", "snapshot", "resume", "merge", "devices", "live", "history", "ping", "stats", "hover", "gestures",
+    ]
 
     /// Figures for `stats` and tests.
     public struct Stats: Sendable {
@@ -347,6 +363,7 @@ public final class Daemon: Sendable {
         batch.removeAll(keepingCapacity: true)
         hub.cancelAll(reason: .shutdown, time: nil, into: &batch)
         publish(batch)
+        for device in gestureTimers.keys { armGestureTimer(device) }
         let all = Array(clients.values)
         for c in all { disconnect(c, reason: "shutdown", drain: true) }
         let closed = all.map { $0.channel.closeFuture }

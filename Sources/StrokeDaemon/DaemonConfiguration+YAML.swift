@@ -1,3 +1,4 @@
+import GestureRecognizer
 import NIOCore
 import StrokeRecording
 import StrokeTracker
@@ -118,6 +119,24 @@ extension DaemonConfiguration {
                 config.calibrations = try r.list(value, "calibration").map { try r.calibration($0) }
             case "touchJumps":
                 config.touchJumps = try r.list(value, "touchJumps").map { try r.jumps($0) }
+            case "gestures":
+                let fields = try r.mapping(value, "gestures")
+                for (k, v) in fields where k != "devices" { try r.gesture(k, v, into: &config.gestures, prefix: "gestures") }
+                try r.checkGestures(config.gestures, value)
+                for (k, v) in fields where k == "devices" {
+                    config.gestureOverrides = try r.list(v, "gestures.devices").map { entry in
+                        var match: String?
+                        var c = config.gestures
+                        for (k, v) in try r.mapping(entry, "gestures.devices[]") {
+                            if k == "match" { match = try r.string(v, "gestures.devices.match") } else {
+                                try r.gesture(k, v, into: &c, prefix: "gestures.devices")
+                            }
+                        }
+                        guard let match else { throw r.error(entry, "a 'gestures.devices' entry needs 'match'") }
+                        try r.checkGestures(c, entry)
+                        return .init(match: match, configuration: c)
+                    }
+                }
             case "noTouchArbitration":
                 config.noTouchArbitration = try r.list(value, "noTouchArbitration").map { try r.string($0, "noTouchArbitration[]") }
             default: throw r.unknown(value, key)
@@ -174,6 +193,38 @@ private struct ConfigReader {
     func double(_ node: YAMLNode, _ key: String) throws -> Double {
         guard let d = node.double ?? node.int.map(Double.init) else { throw error(node, "'\(key)' must be a number") }
         return d
+    }
+
+    /// One key of `gestures` (or of an override): lengths in millimetres (`…Normalized`: the
+    /// fallback without a resolution, in normalised units), times in milliseconds.
+    func gesture(_ k: String, _ v: YAMLNode, into c: inout GestureConfiguration, prefix: String) throws {
+        let key = "\(prefix).\(k)"
+        func ms(_ v: YAMLNode) throws -> Int64 { Int64((try double(v, key) * 1000).rounded()) }
+        let lengths: [(String, WritableKeyPath<GestureConfiguration, GestureConfiguration.Length>)] = [
+            ("touchSlop", \.touchSlop), ("doubleTapSlop", \.doubleTapSlop), ("swipeDistance", \.swipeDistance),
+            ("swipeMinimumVelocity", \.swipeMinimumVelocity), ("spanSlop", \.spanSlop), ("minimumSpan", \.minimumSpan),
+            ("edgeMargin", \.edgeMargin),
+        ]
+        for (name, path) in lengths {
+            if k == name { return c[keyPath: path].mm = try double(v, key) }
+            if k == name + "Normalized" { return c[keyPath: path].normalized = try double(v, key) }
+        }
+        switch k {
+        case "enabled": c.enabled = try bool(v, key)
+        case "holdTimeout": c.holdTimeout = try ms(v)
+        case "doubleTapTimeout": c.doubleTapTimeout = try ms(v)
+        case "doubleTapMinTime": c.doubleTapMinTime = try ms(v)
+        case "velocityWindow": c.velocityWindow = try ms(v)
+        case "settleTime": c.settleTime = try ms(v)
+        case "directions": c.directions = try int(v, key, min: 4)
+        case "rotateAngle": c.rotateAngle = try double(v, key)
+        case "maxFingers": c.maxFingers = try int(v, key, min: 1)
+        default: throw unknown(v, key)
+        }
+    }
+
+    func checkGestures(_ c: GestureConfiguration, _ node: YAMLNode) throws {
+        if let problem = c.problems.first { throw error(node, "gestures: \(problem)") }
     }
 
     func jumps(_ node: YAMLNode) throws -> DaemonConfiguration.DeviceJumps {

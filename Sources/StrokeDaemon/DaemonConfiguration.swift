@@ -1,3 +1,5 @@
+import GestureRecognizer
+import InputCore
 import StrokeTracker
 
 #if canImport(Glibc)
@@ -37,6 +39,29 @@ public struct DaemonConfiguration: Sendable {
     /// Selectors of touch devices whose strokes go on while a pen of their group is in
     /// proximity (`noTouchArbitration`); every other grouped touch device is arbitrated.
     public var noTouchArbitration: [String] = []
+    /// The gesture recognisers' thresholds (`gestures:`, docs/gestures.md), and per-device
+    /// overrides, first match wins.
+    public var gestures = GestureConfiguration()
+    public var gestureOverrides: [DeviceGestures] = []
+
+    /// Gesture thresholds for the devices a selector matches: a path, `name:GLOB`, or
+    /// `id:VVVV:PPPP` (vendor and product, hex).
+    public struct DeviceGestures: Hashable, Sendable {
+        public var match: String
+        public var configuration: GestureConfiguration
+    }
+
+    /// The gesture configuration for a device, from the first override whose selector matches.
+    public func gestureConfiguration(path: String, description: DeviceDescription) -> GestureConfiguration {
+        gestureOverrides.first { o in
+            if o.match.hasPrefix("id:") {
+                let parts = o.match.dropFirst(3).split(separator: ":")
+                guard parts.count == 2, let v = UInt16(parts[0], radix: 16), let p = UInt16(parts[1], radix: 16) else { return false }
+                return description.id.vendor == v && description.id.product == p
+            }
+            return DeviceSelector(o.match).matches(path: path, name: description.name)
+        }?.configuration ?? gestures
+    }
 
     /// Calibration for the devices a selector matches (the first matching entry applies).
     public struct DeviceCalibration: Sendable {
@@ -100,6 +125,7 @@ extension DaemonConfiguration {
         if old.resume != new.resume { keys.append("resume") }
         if old.touchJumps != new.touchJumps { keys.append("touchJumps") }
         if old.noTouchArbitration != new.noTouchArbitration { keys.append("noTouchArbitration") }
+        if old.gestures != new.gestures || old.gestureOverrides != new.gestureOverrides { keys.append("gestures") }
         return keys
     }
 }

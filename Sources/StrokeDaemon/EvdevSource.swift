@@ -127,6 +127,7 @@ public final class EvdevSource: Service {
         let jumps = configuration.jumpSetting(path: path, name: description.name)
         let group = DeviceGroup.key(eventNode: path, bustype: description.id.bustype, vendor: description.id.vendor)
         let arbitration = configuration.touchArbitration(path: path, name: description.name)
+        let gestures = configuration.gestureConfiguration(path: path, description: description)
         let (slots, current) = device.slotStates()
         let now = MonotonicClock.now()
         let toolSeed = device.toolSeedEvents(time: now)
@@ -134,7 +135,7 @@ public final class EvdevSource: Service {
             return try daemon.loop.submit {
                 let id = try daemon.addDevice(
                     path: path, description: description, calibration: calibration, group: group, arbitration: arbitration,
-                    jumps: jumps)
+                    jumps: jumps, gestures: gestures)
                 if !slots.isEmpty {
                     daemon.process(
                         Frame.seed(slots: slots, currentSlot: current, time: now), origin: .seed, device: id)

@@ -1,3 +1,4 @@
+import GestureRecognizer
 import InputCore
 import MultitouchDecoder
 import NIOCore
@@ -24,6 +25,12 @@ public struct Hub: Sendable {
     /// The most recent messages, for clients that resume.
     private var recent: BoundedHistory<Broadcast>
     private var strokeEvents: [StrokeEvent] = []
+    /// A gesture recogniser per device, after the tracker (docs/gestures.md).
+    private var gestures = GestureRecognizers()
+    private var gestureSteps: [Gesture] = []
+    /// Whether gesture steps are encoded and published: false while no client takes them (the
+    /// daemon keeps it up to date), so the hot path pays only for the recognisers then.
+    public var encodesGestures = true
     /// Reused for every stroke event: encoding allocates only each line's own buffer.
     private var writer = JSONWriter(capacity: 1024)
     public private(set) var framesProcessed: UInt64 = 0
@@ -46,7 +53,7 @@ public struct Hub: Sendable {
     /// proximity cancels the others' finger strokes unless `arbitration` is off for them.
     public mutating func addDevice(
         path: String, description: DeviceDescription, calibration: Calibration = .identity, group: String? = nil,
-        arbitration: Bool = true, jumps: JumpSetting = .deviceDefault
+        arbitration: Bool = true, jumps: JumpSetting = .deviceDefault, gestures gestureConfiguration: GestureConfiguration = .init()
     ) throws(DecoderError) -> (DeviceID, Broadcast) {
         let id = DeviceID(nextDevice)
         var geometry = DeviceGeometry(description: description)
@@ -56,6 +63,7 @@ public struct Hub: Sendable {
         nextDevice += 1
         let info = DeviceInfo(id: id, path: path, description: description, geometry: geometry)
         devices[id] = Device(info: info, pipeline: pipeline)
+        gestures.add(id, geometry: geometry, kind: description.kind, configuration: gestureConfiguration)
         if let group {
             let number = groupNumbers[group] ?? UInt32(groupNumbers.count + 1)
             groupNumbers[group] = number
@@ -83,6 +91,7 @@ public struct Hub: Sendable {
         let reported = devices[device]!.pipeline.process(input, tracker: &tracker, into: &strokeEvents)
         if case .frame = input { framesProcessed += 1 }
         publish(strokeEvents, device: device, into: &out)
+        recogniseGestures(device: device, into: &out)
         if reported { collectReports(device) }
     }
 
@@ -92,6 +101,7 @@ public struct Hub: Sendable {
         strokeEvents.removeAll(keepingCapacity: true)
         let reported = devices[device]!.pipeline.process(frame, origin: origin, tracker: &tracker, into: &strokeEvents)
         publish(strokeEvents, device: device, into: &out)
+        recogniseGestures(device: device, into: &out)
         if reported { collectReports(device) }
     }
 
@@ -101,6 +111,8 @@ public struct Hub: Sendable {
         strokeEvents.removeAll(keepingCapacity: true)
         devices[device]!.pipeline.cancelAll(reason: .deviceRemoved, time: time, tracker: &tracker, into: &strokeEvents)
         publish(strokeEvents, device: device, into: &out)
+        recogniseGestures(device: device, into: &out)
+        gestures.remove(device)
         devices[device] = nil
         var w = JSONWriter()
         w.field("type", "deviceRemoved")
@@ -115,8 +127,24 @@ public struct Hub: Sendable {
             strokeEvents.removeAll(keepingCapacity: true)
             devices[id]!.pipeline.cancelAll(reason: reason, time: time, tracker: &tracker, into: &strokeEvents)
             publish(strokeEvents, device: id, into: &out)
+            recogniseGestures(device: id, into: &out)
         }
     }
+
+    /// When `advanceGestures(device:to:)` must be called if no frame of `device` comes first (a
+    /// hold's timeout), in the device's clock; nil when nothing waits for time to pass.
+    public func gestureDeadline(of device: DeviceID) -> Timestamp? { gestures.deadline(of: device) }
+
+    /// Time passed on `device` with no frame (the daemon's timer): fires a hold that is due.
+    public mutating func advanceGestures(device: DeviceID, to time: Timestamp, into out: inout [Broadcast]) {
+        guard devices[device] != nil else { return }
+        gestureSteps.removeAll(keepingCapacity: true)
+        gestures.advance(device, to: time, into: &gestureSteps)
+        publish(gestureSteps, device: device, into: &out)
+    }
+
+    /// The time of `device`'s last frame, drop marker or state report.
+    public func lastTime(of device: DeviceID) -> Timestamp? { devices[device]?.pipeline.lastTime }
 
     /// The messages after `after`, when the buffer still holds all of them; nil when the gap is
     /// too old (or `after` is not a sequence number of this instance).
@@ -138,6 +166,24 @@ public struct Hub: Sendable {
     public var oldestResumable: UInt64 { recent.elements.first.map { $0.seq - 1 } ?? seq }
 
     // MARK: -
+
+    /// Feeds the stroke events just published to the gesture recognisers, publishing their steps
+    /// after them.
+    private mutating func recogniseGestures(device: DeviceID, into out: inout [Broadcast]) {
+        gestureSteps.removeAll(keepingCapacity: true)
+        gestures.process(strokeEvents, device: device, time: devices[device]!.pipeline.lastTime, into: &gestureSteps)
+        publish(gestureSteps, device: device, into: &out)
+    }
+
+    /// Encodes gesture steps. Like hover, not numbered (a client without `gesture` sees gapless
+    /// sequence numbers) and not kept for resuming.
+    private mutating func publish(_ steps: [Gesture], device: DeviceID, into out: inout [Broadcast]) {
+        guard encodesGestures else { return }
+        for g in steps {
+            g.encode(into: &writer)
+            out.append(Broadcast(seq: seq, kind: .gesture, device: g.device, bytes: lineBuffer()))
+        }
+    }
 
     private mutating func collectReports(_ device: DeviceID) {
         for r in devices[device]!.pipeline.reports where reports.count < Hub.reportLimit { reports.append((device, r)) }

@@ -32,7 +32,8 @@ public struct ClientRequest: Hashable, Sendable {
         /// Only these devices; all when nil.
         public var devices: Set<UInt32>?
         /// Only these message types (`began`, `moved`, `ended`, `cancelled`, `deviceAdded`,
-        /// `deviceRemoved`, `hover`); when nil, all but `hover`, which a client must ask for.
+        /// `deviceRemoved`, `hover`, `gesture`); when nil, all but `hover` and `gesture`, which a client
+        /// must ask for.
         public var events: Set<String>?
         /// Resume after this sequence number instead of starting from a snapshot.
         public var resumeAfter: UInt64?
@@ -44,7 +45,9 @@ public struct ClientRequest: Hashable, Sendable {
         }
     }
 
-    public static let streamTypes: Set<String> = ["began", "moved", "ended", "cancelled", "deviceAdded", "deviceRemoved", "hover"]
+    public static let streamTypes: Set<String> = [
+        "began", "moved", "ended", "cancelled", "deviceAdded", "deviceRemoved", "hover", "gesture",
+    ]
 
     /// The limits on what one request may ask for (docs/protocol.md, "Limits"); past them the
     /// request gets `badArgument`.

@@ -133,6 +133,13 @@ public struct JSONWriter: Sendable {
 
     public mutating func endArray() { append(byte: UInt8(ascii: "]")) }
 
+    /// An integer in the array `beginArray` started; `count` counts the elements written so far.
+    public mutating func element<I: BinaryInteger>(integer v: I, count: inout Int) {
+        if count > 0 { append(byte: UInt8(ascii: ",")) }
+        count += 1
+        appendInteger(v)
+    }
+
     /// Inserts already-encoded JSON as the value of `k`.
     public mutating func raw(_ k: StaticString, _ json: String) {
         key(k)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GestureRecognizer
 import InputCore
 import MultitouchDecoder
 import StrokeProtocol
@@ -34,6 +35,9 @@ struct ReplayCommand: ParsableCommand {
 
     @Flag(help: "Also print hover events (a pen, or a contact that reports a distance, near the surface without touching it).")
     var hover = false
+
+    @Flag(help: "Also print gesture events (docs/gestures.md), after the stroke events of the frame that produced them.")
+    var gestures = false
 
     @Option(
         name: .customLong("group"),
@@ -161,6 +165,11 @@ struct ReplayCommand: ParsableCommand {
         var events: [StrokeEvent] = []
         let geometries = Dictionary(uniqueKeysWithValues: replayer.devices.map { ($0.id, $0.geometry) })
         var pacer = realtime ? Pacer() : nil
+        var recognizers = GestureRecognizers()
+        if gestures {
+            for d in replayer.devices { recognizers.add(d.id, geometry: d.geometry, kind: d.description.kind) }
+        }
+        var steps: [Gesture] = []
         while let step = try replayer.next(into: &events) {
             if pacer != nil {
                 pacer!.wait(until: step.time)
@@ -168,6 +177,12 @@ struct ReplayCommand: ParsableCommand {
             for e in events {
                 if case .hover = e.kind, !hover { continue }
                 out.line(e.json(geometry: geometries[e.device]!))
+            }
+            if gestures {
+                if replayer.devices.count > 1 { recognizers.advanceAll(to: step.time, into: &steps) }
+                recognizers.process(events, device: step.device, time: step.time, into: &steps)
+                for g in steps { out.line(g.json()) }
+                steps.removeAll(keepingCapacity: true)
             }
             events.removeAll(keepingCapacity: true)
             if pacer != nil { out.flush() }

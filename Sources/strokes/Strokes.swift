@@ -13,6 +13,6 @@ struct Strokes: AsyncParsableCommand {
             lifecycle events: began, moved, ended, cancelled.
             """,
         version: version,
-        subcommands: [DaemonCommand.self, WatchCommand.self, DevicesCommand.self, RecordCommand.self, ReplayCommand.self, RenderCommand.self, DescribeCommand.self]
+        subcommands: [DaemonCommand.self, WatchCommand.self, GesturesCommand.self, DevicesCommand.self, RecordCommand.self, ReplayCommand.self, RenderCommand.self, DescribeCommand.self]
     )
 }

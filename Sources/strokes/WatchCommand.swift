@@ -21,9 +21,20 @@ struct WatchCommand: ParsableCommand {
     @Flag(name: .long, help: "Leave out moved events.")
     var noMoves = false
 
+    @Flag(name: .long, help: "Also show gestures (the daemon's feature 'gestures'; docs/gestures.md).")
+    var gestures = false
+
+    /// The subscription's `events`: nil (the default set) unless a flag changes it.
+    var streamTypes: [Request.StreamType]? {
+        var types: [Request.StreamType] = [.began, .moved, .ended, .cancelled, .deviceAdded, .deviceRemoved]
+        if noMoves { types.removeAll { $0 == .moved } }
+        if gestures { types.append(.gesture) }
+        return noMoves || gestures ? types : nil
+    }
+
     func run() throws {
         let connection = try connectToDaemon(socket)
-        let events: [Request.StreamType]? = noMoves ? [.began, .ended, .cancelled, .deviceAdded, .deviceRemoved] : nil
+        let events = streamTypes
         try connection.send(try Request(id: 1, .subscribe(devices: device.isEmpty ? nil : device, events: events)).line())
         var out = OutputBuffer()
         while let line = try connection.readLine() {
@@ -71,7 +82,27 @@ enum WatchFormat {
         case .snapshot(let s): return "snapshot: \(s.strokes.count) stroke(s) in progress"
         case .goodbye(let g): return "goodbye: \(g.reason)"
         case .error(let e): return "error: \(e.error): \(e.message)"
-        case .reply, .hover, .gesture, .replayEnded, .unknown: return nil
+        case .gesture(let g): return describe(g)
+        case .reply, .hover, .replayEnded, .unknown: return nil
         }
+    }
+
+    /// `gesture  swipe end #3  device 1, 4 fingers [5,6,7,8]  down 60.3 mm at 120.5 mm/s  t=2.650000`
+    static func describe(_ g: GestureMessage) -> String {
+        func mm(_ v: Double) -> String { JSONWriter.fixed(v, decimals: 1) }
+        var s = "gesture  \(g.kind.rawValue) \(g.phase.rawValue) #\(g.gesture)  device \(g.device), \(g.fingers) finger"
+        s += g.fingers == 1 ? "" : "s"
+        s += " [" + g.strokes.map(String.init).joined(separator: ",") + "]"
+        if let x = g.mmX, let y = g.mmY { s += "  at (\(mm(x)), \(mm(y))) mm" } else { s += "  at (\(mm(g.x)), \(mm(g.y)))" }
+        if let edge = g.edge { s += "  from the \(edge.rawValue) edge" }
+        if let direction = g.direction {
+            s += "  \(direction.rawValue)"
+            if let dx = g.dmmX, let dy = g.dmmY { s += " \(mm((dx * dx + dy * dy).squareRoot())) mm" }
+            if let v = g.velocity { s += " at \(mm(v)) mm/s" }
+        }
+        if let scale = g.scale { s += "  scale \(JSONWriter.fixed(scale, decimals: 3))" }
+        if let angle = g.angle { s += "  angle \(mm(angle))°" }
+        s += "  t=\(Double(g.time) / 1_000_000)"
+        return s
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GestureRecognizer
 import StrokeProtocol
 import StrokeRecording
 import StrokeReplay
@@ -22,14 +23,27 @@ enum Fixtures {
         return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
     }
 
-    /// The JSON lines `strokes replay` prints for `recording` (`--hover`: with hover events).
-    static func transcript(_ recording: Recording, hover: Bool = false) throws -> [String] {
+    /// The JSON lines `strokes replay` prints for `recording` (`--hover`: with hover events,
+    /// `--gestures`: with gesture events after the stroke events of each frame).
+    static func transcript(_ recording: Recording, hover: Bool = false, gestures: Bool = false) throws -> [String] {
         var replayer = try Replayer(recording: recording)
-        let events = try replayer.runToEnd().filter { e in
-            if case .hover = e.kind { return hover }
-            return true
+        var recognizers = GestureRecognizers()
+        for d in replayer.devices { recognizers.add(d.id, geometry: d.geometry, kind: d.description.kind) }
+        var lines: [String] = []
+        var events: [StrokeEvent] = []
+        var steps: [Gesture] = []
+        while let step = try replayer.next(into: &events) {
+            for e in events {
+                if case .hover = e.kind, !hover { continue }
+                lines.append(e.json(geometry: replayer.tracker.geometry(of: e.device)!))
+            }
+            if gestures {
+                recognizers.process(events, device: step.device, time: step.time, into: &steps)
+                lines += steps.map { $0.json() }
+                steps.removeAll()
+            }
+            events.removeAll()
         }
-        var lines = events.map { $0.json(geometry: replayer.tracker.geometry(of: $0.device)!) }
         let live = replayer.tracker.live.map { String($0.id.rawValue) }.joined(separator: ",")
         lines.append("{\"type\":\"replayEnded\",\"frames\":\(replayer.finalSummary.frames),\"stillActive\":[\(live)]}")
         return lines

@@ -17,13 +17,17 @@ import Testing
         "19-dell-canvas-isdv4-pen-tilt",
         // `strokes replay --hover`: the same with hover events.
         "16-wacom-cintiq13hd-pen-hover-tilt.hover",
+        // `strokes replay --gestures`: with gesture events (docs/gestures.md).
+        "03-atmel-maxtouch-touchscreen-4finger-drag.gestures",
+        "11-synaptics-ps2-clickpad-2finger-vert-scroll.gestures",
     ]
 
     @Test(arguments: goldens)
     func replayMatchesGolden(name: String) throws {
         let hover = name.hasSuffix(".hover")
-        let recording = hover ? String(name.dropLast(".hover".count)) : name
-        let lines = try Fixtures.transcript(Fixtures.recording(recording + ".evemu"), hover: hover)
+        let gestures = name.hasSuffix(".gestures")
+        let recording = hover ? String(name.dropLast(".hover".count)) : gestures ? String(name.dropLast(".gestures".count)) : name
+        let lines = try Fixtures.transcript(Fixtures.recording(recording + ".evemu"), hover: hover, gestures: gestures)
         let golden = try String(contentsOf: Fixtures.goldenDirectory.appendingPathComponent(name + ".jsonl"), encoding: .utf8)
         let expected = golden.split(separator: "\n").map(String.init)
         #expect(lines.count == expected.count)

@@ -52,6 +52,8 @@ public struct Request: Codable, Sendable, Hashable {
     /// A stream message type a subscription can ask for.
     public enum StreamType: OpenStringEnum {
         case began, moved, ended, cancelled, deviceAdded, deviceRemoved, hover
+        /// Gesture steps (feature `gestures`); never in the default subscription.
+        case gesture
         case unknown(String)
 
         public init(rawValue: String) {
@@ -63,6 +65,7 @@ public struct Request: Codable, Sendable, Hashable {
             case "deviceAdded": self = .deviceAdded
             case "deviceRemoved": self = .deviceRemoved
             case "hover": self = .hover
+            case "gesture": self = .gesture
             default: self = .unknown(rawValue)
             }
         }
@@ -76,6 +79,7 @@ public struct Request: Codable, Sendable, Hashable {
             case .deviceAdded: "deviceAdded"
             case .deviceRemoved: "deviceRemoved"
             case .hover: "hover"
+            case .gesture: "gesture"
             case .unknown(let name): name
             }
         }

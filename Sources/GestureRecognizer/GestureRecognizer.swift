@@ -1,0 +1,165 @@
+import InputCore
+import StrokeTracker
+
+/// Recognises gestures in one device's strokes (docs/gestures.md): tap, double tap, hold, swipe,
+/// edge swipe, pinch and rotate. Pure, like the tracker it follows: fed each frame's stroke events
+/// with the frame's time, it returns gesture steps; no I/O, and no clock but the events' times.
+///
+/// A `hold` fires when `holdTimeout` passes with the fingers still down and still. Frames keep
+/// coming while a finger moves, not while it rests, so the caller asks for `deadline` after each
+/// call and, when there is one, calls `advance(to:)` at that time (the daemon from a one-shot
+/// timer, a replay with each frame's time: `process` advances first).
+///
+/// Guarantees: every `begin` is followed by exactly one `end` or `cancel` of the same id; a
+/// gesture involving a cancelled stroke is cancelled (so a device removed or a daemon stopping,
+/// which cancel every stroke, cancel its gestures); ids come from the caller's counter and are
+/// used once each.
+public struct GestureRecognizer: Sendable {
+    public let device: DeviceID
+    public let configuration: GestureConfiguration
+    /// Edge swipes: touchscreens only (a touchpad's edge is not the screen's).
+    public let recognisesEdges: Bool
+    /// Off for pens and when `configuration.enabled` is false: every call returns nothing.
+    public let enabled: Bool
+
+    let metric: Metric
+    /// The device's extent in the metric's unit, for the edges.
+    let width: Double
+    let height: Double
+
+    var state: State = .idle
+    /// The current touch sequence's contacts, in the order their strokes began.
+    var contacts: [Contact] = []
+    /// When the sequence's first finger went down.
+    var firstDown = Timestamp.zero
+    /// When the fingers last changed (the anchors' time).
+    var anchoredAt = Timestamp.zero
+    /// The centroid's recent positions, for `velocity`.
+    var samples = VelocitySamples()
+    /// The last tap, while a second one may still make a double tap.
+    var lastTap: Tap?
+
+    /// - Parameters:
+    ///   - kind: the device's kind; edge swipes are recognised on touchscreens only.
+    public init(device: DeviceID, geometry: DeviceGeometry, kind: DeviceKind, configuration: GestureConfiguration = .init()) {
+        self.device = device
+        self.configuration = configuration
+        recognisesEdges = kind == .touchscreen
+        enabled = configuration.enabled && !geometry.isPen && configuration.problems.isEmpty
+        metric = Metric(millimetres: geometry.hasResolution)
+        if geometry.hasResolution {
+            width = Double(Int64(geometry.x.maximum) - Int64(geometry.x.minimum)) / Double(geometry.x.resolution)
+            height = Double(Int64(geometry.y.maximum) - Int64(geometry.y.minimum)) / Double(geometry.y.resolution)
+        } else {
+            width = 1
+            height = 1
+        }
+    }
+
+    /// When `advance(to:)` must be called if no frame comes first: a hold's timeout while the
+    /// fingers are down and still. Nil when nothing is waiting for time to pass.
+    public var deadline: Timestamp? {
+        guard enabled, case .possible(lifted: false) = state else { return nil }
+        return Timestamp(microseconds: firstDown.microseconds + configuration.holdTimeout)
+    }
+
+    /// Lets time pass to `time` with no frame: fires a hold whose timeout has passed.
+    public mutating func advance(to time: Timestamp, ids: inout UInt64, into out: inout [Gesture]) {
+        guard let due = deadline, time >= due else { return }
+        fireHold(at: due, ids: &ids, into: &out)
+    }
+
+    /// One frame's stroke events (those of other devices and hover events are skipped), at the
+    /// frame's `time`: first lets time pass to `time`, then applies the events.
+    ///
+    /// A frame that lifts fingers and puts others down is taken as the lifts, then the downs: a
+    /// sequence whose last finger lifts ends before the new finger begins another. That is what
+    /// a touch jump is (the tracker ends a contact that leapt and begins a new stroke in the same
+    /// frame: a fast drumroll on a touchpad that reports one contact for two alternating
+    /// fingers), and what a finger lifting as another lands is.
+    public mutating func process(
+        _ events: [StrokeEvent], time: Timestamp, ids: inout UInt64, into out: inout [Gesture]
+    ) {
+        guard enabled else { return }
+        advance(to: time, ids: &ids, into: &out)
+        var change = FrameChange()
+        var downs = false
+        for e in events where e.device == device {
+            if case .began = e.kind {
+                downs = true
+            } else if index(of: e.stroke) != nil {
+                apply(e, to: &change)
+            }
+        }
+        if change.any { frame(change, time: time, ids: &ids, into: &out) }
+        guard downs else { return }
+        let known = contacts.count
+        change = FrameChange()
+        for e in events where e.device == device {
+            // The new strokes' events only: a stroke may begin and end in one frame (a tap
+            // shorter than a frame).
+            if case .began = e.kind {
+                apply(e, to: &change)
+            } else if let i = index(of: e.stroke), i >= known {
+                apply(e, to: &change)
+            }
+        }
+        frame(change, time: time, ids: &ids, into: &out)
+    }
+
+    private mutating func frame(_ change: FrameChange, time: Timestamp, ids: inout UInt64, into out: inout [Gesture]) {
+        step(change, time: time, ids: &ids, into: &out)
+        guard change.lifted || change.cancelled || contacts.isEmpty else { return }
+        if contacts.allSatisfy({ !$0.down }) {
+            contacts.removeAll(keepingCapacity: true)
+        } else if case .possible = state {
+            // Kept: a multi-finger tap is made of them all.
+        } else {
+            contacts.removeAll { !$0.down }
+        }
+    }
+
+    /// What a frame changed.
+    struct FrameChange {
+        var added = false
+        var moved = false
+        var lifted = false
+        var cancelled = false
+        var any: Bool { added || moved || lifted || cancelled }
+    }
+
+    private mutating func apply(_ e: StrokeEvent, to change: inout FrameChange) {
+        switch e.kind {
+        case .began:
+            contacts.append(Contact(stroke: e.stroke, at: Position(e.point)))
+            change.added = true
+        case .moved:
+            guard let i = index(of: e.stroke) else { return }
+            contacts[i].now = Position(e.point)
+            change.moved = true
+        case .ended:
+            guard let i = index(of: e.stroke) else { return }
+            contacts[i].now = Position(e.point)
+            contacts[i].down = false
+            change.lifted = true
+        case .cancelled:
+            guard let i = index(of: e.stroke) else { return }
+            contacts[i].down = false
+            change.cancelled = true
+        case .hover:
+            return
+        }
+    }
+
+    private func index(of stroke: StrokeID) -> Int? {
+        // Searched from the end: the contacts of a long sequence are mostly lifted ones.
+        contacts.lastIndex { $0.stroke == stroke && $0.down }
+    }
+}
+
+/// A tap that a second one may turn into a double tap.
+struct Tap: Sendable {
+    var liftedAt: Timestamp
+    var centroid: Position
+    var strokes: [StrokeID]
+}

@@ -1,0 +1,44 @@
+import InputCore
+import NIOCore
+import StrokeTracker
+
+/// A device's one-shot timer for its gesture recogniser's deadline.
+struct GestureTimer {
+    var deadline: Timestamp
+    var task: Scheduled<Void>
+}
+
+extension Daemon {
+    /// Arms, moves or disarms `device`'s gesture timer to match its recogniser's deadline (a
+    /// hold's timeout: it must fire with no frame coming). The deadline is in the device's clock,
+    /// so the delay is counted from the device's last frame. Nothing is armed while no finger is
+    /// down, so an idle daemon still never wakes up. Per frame this is two dictionary reads.
+    func armGestureTimer(_ device: DeviceID) {
+        let deadline = hub.gestureDeadline(of: device)
+        let armed = gestureTimers[device]
+        if armed?.deadline == deadline { return }
+        armed?.task.cancel()
+        guard let deadline, let last = hub.lastTime(of: device) else {
+            gestureTimers[device] = nil
+            return
+        }
+        let delay = TimeAmount.microseconds(max(deadline.microseconds - last.microseconds, 0))
+        let task = loop.scheduleTask(in: delay) { [self] in gestureTimerFired(device, deadline: deadline) }
+        gestureTimers[device] = GestureTimer(deadline: deadline, task: task)
+    }
+
+    /// Tells the hub whether any client takes gestures: while none does, the recognisers still
+    /// run (a client may subscribe mid-gesture and gets its next step) but nothing is encoded.
+    func updateGestureSubscribers() {
+        hub.encodesGestures = clients.values.contains { $0.wantsGestures }
+    }
+
+    private func gestureTimerFired(_ device: DeviceID, deadline: Timestamp) {
+        guard gestureTimers[device]?.deadline == deadline else { return }
+        gestureTimers[device] = nil
+        var steps: [Broadcast] = []
+        hub.advanceGestures(device: device, to: deadline, into: &steps)
+        publish(steps)
+        armGestureTimer(device)
+    }
+}

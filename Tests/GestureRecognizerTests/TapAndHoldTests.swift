@@ -1,0 +1,163 @@
+import GestureRecognizer
+import InputCore
+import StrokeTracker
+import Testing
+
+/// Taps, double taps and holds, each threshold just under and just over (docs/gestures.md).
+@Suite struct TapAndHoldTests {
+    @Test func oneFingerTap() {
+        var s = Script()
+        s.at(0, .down(1, 50, 50))
+        let out = s.at(80, .up(1, 50, 50))
+        #expect(out.summary == ["tap end"])
+        #expect(out[0].fingers == 1 && out[0].strokes == [StrokeID(rawValue: 1)])
+        #expect(out[0].duration == 80_000 && out[0].time == Timestamp(microseconds: 80_000))
+        #expect(out[0].centroid.mmX == 50 && out[0].centroid.nx == 0.25)
+    }
+
+    @Test func tapWithinTheTouchSlopAndNotPastIt() {
+        var within = Script()
+        within.at(0, .down(1, 50, 50))
+        within.at(30, .move(1, 51.2, 50))
+        within.at(60, .up(1, 51.2, 50))
+        #expect(within.summary == ["tap end"])
+
+        var past = Script()
+        past.at(0, .down(1, 50, 50))
+        past.at(30, .move(1, 51.3, 50))
+        past.at(60, .up(1, 51.3, 50))
+        #expect(past.summary == [], "1.3 mm is past the 1.27 mm slop, and short of a swipe")
+    }
+
+    @Test func tapJustBeforeTheHoldTimeoutAndHoldAtIt() {
+        var tap = Script()
+        tap.at(0, .down(1, 50, 50))
+        #expect(tap.recognizer.deadline == Timestamp(microseconds: 400_000))
+        #expect(tap.advance(399.999) == [])
+        #expect(tap.at(399.999, .up(1, 50, 50)).summary == ["tap end"])
+
+        var hold = Script()
+        hold.at(0, .down(1, 50, 50))
+        let begin = hold.advance(400)
+        #expect(begin.summary == ["hold begin"])
+        #expect(begin.first?.time == Timestamp(microseconds: 400_000) && begin.first?.duration == 400_000)
+        #expect(hold.recognizer.deadline == nil)
+        #expect(hold.at(450, .move(1, 60, 50)) == [], "a hold does not follow the finger")
+        let end = hold.at(900, .up(1, 60, 50))
+        #expect(end.summary == ["hold end"] && end[0].id == begin[0].id && end[0].duration == 900_000)
+    }
+
+    @Test func aFrameAfterTheTimeoutFiresTheHoldFirst() {
+        var s = Script()
+        s.at(0, .down(1, 50, 50))
+        #expect(s.at(400, .up(1, 50, 50)).summary == ["hold begin", "hold end"])
+        #expect(s.out[0].time == Timestamp(microseconds: 400_000))
+    }
+
+    @Test func holdOfTwoFingersAndCancelledHold() {
+        var s = Script()
+        s.at(0, .down(1, 50, 50))
+        s.at(30, .down(2, 70, 50))
+        let begin = s.advance(420)
+        #expect(begin.summary == ["hold begin"] && begin[0].fingers == 2 && begin[0].centroid.mmX == 60)
+        #expect(s.at(500, .cancel(2)).summary == ["hold cancel"])
+        #expect(s.at(600, .up(1, 50, 50)) == [], "nothing more of that sequence")
+    }
+
+    @Test func multiFingerTapsUpToTheLimit() {
+        for fingers in 1...6 {
+            var s = Script()
+            for f in 1...fingers { s.at(Double(f) * 5, .down(UInt64(f), Double(20 * f), 50)) }
+            for f in 1...fingers { s.at(100 + Double(f) * 5, .up(UInt64(f), Double(20 * f), 50)) }
+            if fingers <= 5 {
+                #expect(s.summary == ["tap end"])
+                #expect(s.out.first?.fingers == fingers)
+                #expect(s.out.first?.strokes == (1...fingers).map { StrokeID(rawValue: UInt64($0)) })
+            } else {
+                #expect(s.summary == [], "six fingers are more than maxFingers")
+            }
+        }
+    }
+
+    @Test func aFingerDownAfterOneLiftedIsNoTap() {
+        var s = Script()
+        s.at(0, .down(1, 50, 50))
+        s.at(10, .down(2, 70, 50))
+        s.at(50, .up(1, 50, 50))
+        s.at(60, .down(3, 90, 50))
+        s.at(90, .up(2, 70, 50), .up(3, 90, 50))
+        #expect(s.summary == [])
+        s.at(500, .down(4, 50, 50))
+        #expect(s.at(550, .up(4, 50, 50)).summary == ["tap end"], "the next sequence starts afresh")
+    }
+
+    @Test func aCancelledStrokeIsNoTap() {
+        var s = Script()
+        s.at(0, .down(1, 50, 50))
+        s.at(40, .cancel(1))
+        #expect(s.summary == [])
+        #expect(s.recognizer.deadline == nil)
+    }
+
+    @Test func aTapShorterThanAFrame() {
+        var s = Script()
+        #expect(s.at(0, .down(1, 50, 50), .up(1, 50, 50)).summary == ["tap end"])
+    }
+
+    /// Two taps: the second goes down 40…300 ms after the first lifted, within 15.9 mm.
+    @Test(arguments: [
+        (gap: 300.0, dx: 15.8, double: true),
+        (gap: 300.5, dx: 0.0, double: false),
+        (gap: 40.0, dx: 0.0, double: true),
+        (gap: 39.0, dx: 0.0, double: false),
+        (gap: 100.0, dx: 16.0, double: false),
+    ])
+    func doubleTap(gap: Double, dx: Double, double: Bool) {
+        var s = Script()
+        s.at(0, .down(1, 50, 50))
+        s.at(60, .up(1, 50, 50))
+        s.at(60 + gap, .down(2, 50 + dx, 50))
+        let out = s.at(120 + gap, .up(2, 50 + dx, 50))
+        #expect(out.summary == (double ? ["tap end", "doubleTap end"] : ["tap end"]))
+        if double {
+            #expect(out[1].strokes == [StrokeID(rawValue: 1), StrokeID(rawValue: 2)] && out[1].fingers == 2)
+            #expect(out[1].id != out[0].id)
+        }
+    }
+
+    @Test func aThirdTapStartsANewPair() {
+        var s = Script()
+        for i in 0..<4 {
+            let t = Double(i) * 200
+            s.at(t, .down(UInt64(i + 1), 50, 50))
+            s.at(t + 50, .up(UInt64(i + 1), 50, 50))
+        }
+        #expect(s.summary == ["tap end", "tap end", "doubleTap end", "tap end", "tap end", "doubleTap end"])
+    }
+
+    @Test func doubleTapNeedsTheSameFingers() {
+        var s = Script()
+        s.at(0, .down(1, 50, 50))
+        s.at(50, .up(1, 50, 50))
+        s.at(150, .down(2, 50, 50), .down(3, 60, 50))
+        s.at(200, .up(2, 50, 50), .up(3, 60, 50))
+        #expect(s.summary == ["tap end", "tap end"])
+    }
+
+    @Test func idsAreTheCallersCounter() {
+        var s = Script()
+        s.ids = 41
+        s.at(0, .down(1, 50, 50))
+        s.at(50, .up(1, 50, 50))
+        #expect(s.out.map(\.id) == [42] && s.ids == 42)
+    }
+
+    @Test func pensGetNoGestures() {
+        var c = GestureConfiguration()
+        c.enabled = false
+        var s = Script(configuration: c)
+        s.at(0, .down(1, 50, 50))
+        s.at(50, .up(1, 50, 50))
+        #expect(!s.recognizer.enabled && s.summary == [])
+    }
+}
