@@ -14,7 +14,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
@@ -39,7 +38,10 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        .target(name: "StrokeRecording", dependencies: ["InputCore", "SystemSupport", "Yams"]),
+        // The YAML the configuration and libinput recordings use, pure Swift: no Foundation (and its
+        // ICU) in the daemon's binary (docs/performance.md, "Memory").
+        .target(name: "YAMLReader"),
+        .target(name: "StrokeRecording", dependencies: ["InputCore", "SystemSupport", "YAMLReader"]),
         .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
         .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
         // Pure like the tracker: stroke events in, gesture steps out (docs/gestures.md).
@@ -54,7 +56,7 @@ let package = Package(
             name: "StrokeDaemon",
             dependencies: [
                 "Evdev", "InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline",
-                "StrokeProtocol", "GestureRecognizer", "Yams", "SystemSupport",
+                "StrokeProtocol", "GestureRecognizer", "YAMLReader", "SystemSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -86,7 +88,7 @@ let package = Package(
         ),
         // `strokes gestures`: its configuration (YAML), rule matching, rate limits and the commands it
         // would run, pure; the executable spawns them.
-        .target(name: "GestureActions", dependencies: ["StrokeProtocol", "Yams"]),
+        .target(name: "GestureActions", dependencies: ["StrokeProtocol", "YAMLReader"]),
         .target(
             name: "StrokeRender",
             dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "StrokeTracker", "StrokeProtocol"]
@@ -146,6 +148,7 @@ let package = Package(
             name: "SystemSupportTests",
             dependencies: ["SystemSupport", "StrokeClient", .product(name: "SystemPackage", package: "swift-system")]
         ),
+        .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),
         .testTarget(name: "StrokeRecordingTests", dependencies: ["StrokeRecording", "InputCore"], resources: [.copy("Hostile")]),
         .testTarget(
             name: "MultitouchDecoderTests",
@@ -165,6 +168,7 @@ let package = Package(
             name: "FuzzRegressionTests",
             dependencies: [
                 "StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "InputCore", "GestureRecognizer",
+                "YAMLReader",
             ],
             exclude: ["Regressions"]
         ),

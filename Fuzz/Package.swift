@@ -9,7 +9,8 @@ import PackageDescription
 let libraries: [Target] = [
     .target(name: "InputCore"),
     .target(name: "SystemSupport", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
-    .target(name: "StrokeRecording", dependencies: ["InputCore", "SystemSupport", "Yams"]),
+    .target(name: "YAMLReader"),
+    .target(name: "StrokeRecording", dependencies: ["InputCore", "SystemSupport", "YAMLReader"]),
     .target(name: "MultitouchDecoder", dependencies: ["InputCore"]),
     .target(name: "StrokeTracker", dependencies: ["InputCore", "MultitouchDecoder"]),
     .target(name: "GestureRecognizer", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
@@ -19,17 +20,19 @@ let libraries: [Target] = [
     .target(name: "LibFuzzerDriver"),
     .target(
         name: "Oracles",
-        dependencies: ["InputCore", "StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "GestureRecognizer"]
+        dependencies: [
+            "InputCore", "StrokeRecording", "StrokeReplay", "MultitouchDecoder", "StrokeTracker", "StrokeProtocol", "GestureRecognizer",
+            "YAMLReader",
+        ]
     ),
 ]
 
 /// One executable per target name of `FuzzOracles.Target`.
-let fuzzTargets = ["evemu", "evtest", "libinput-record", "frames", "request", "gestures"]
+let fuzzTargets = ["evemu", "evtest", "libinput-record", "frames", "request", "gestures", "yaml"]
 
 let package = Package(
     name: "strokes-fuzz",
     dependencies: [
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: libraries + fuzzTargets.map { name in

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Fuzzes one target (or all) for SECONDS each with libFuzzer and AddressSanitizer (README, "Fuzzing").
-#   bash Scripts/fuzz.sh TARGET SECONDS     TARGET: evemu evtest libinput-record frames request gestures all
+#   bash Scripts/fuzz.sh TARGET SECONDS     TARGET: evemu evtest libinput-record frames request gestures yaml all
 # Builds the Fuzz/ package (its library targets are symlinks to Sources/), seeds a corpus from the
 # fixtures and the saved regressions, and runs. An input that breaks an oracle or trips a sanitizer
 # is written to Tests/FuzzRegressionTests/Regressions/TARGET/, where `swift test` replays it from then on:
 # commit it with the fix. Prints one line per target; exits 1 when any target found something.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(evemu evtest libinput-record frames request gestures)
+targets=(evemu evtest libinput-record frames request gestures yaml)
 target=${1:?usage: Scripts/fuzz.sh TARGET SECONDS (TARGET: ${targets[*]} all)}
 seconds=${2:?usage: Scripts/fuzz.sh TARGET SECONDS}
 if [[ $target == all ]]; then selected=("${targets[@]}"); else selected=("$target"); fi
@@ -33,6 +33,7 @@ seed() {  # seed TARGET DIR: the fixtures that target reads
         evemu) cp Tests/ReplayTests/Fixtures/*.evemu Tests/StrokeRecordingTests/Hostile/*.evemu "$dir" ;;
         evtest) cp Tests/ReplayTests/Fixtures/*.evtest.txt Tests/StrokeRecordingTests/Hostile/*.evtest.txt "$dir" ;;
         libinput-record) cp Tests/ReplayTests/Fixtures/*.yml Tests/StrokeRecordingTests/Hostile/*.yml "$dir" ;;
+        yaml) cp Tests/ReplayTests/Fixtures/*.yml Tests/StrokeRecordingTests/Hostile/*.yml config/*.yaml "$dir" ;;
         frames) printf '\x03\x04\x04\x00\x01\x00\x00\x00\x04\x01\x07\x00\x00\x00\x04\x02\x64\x00\x00\x00\x04\x03\x64\x00\x00\x00\x00\x00\x00\x00\x00\x00' > "$dir/touch" ;;
         gestures) printf '\x0a\x00\x32\x32\x00\x02\x50\x90\x05\x06\x00\x00\x10\x00\x20\x20\x05\x03\x90\x80\x05\x06\x00\x00\x05' > "$dir/swipe" ;;
         request) grep -h '^{"' docs/protocol.md | awk '{ f = sprintf("%s/line%d", dir, NR); printf "%s", $0 > f; close(f) }' dir="$dir" ;;

@@ -1,8 +1,8 @@
 import StrokeProtocol
-import Yams
+import YAMLReader
 
-// The one file that knows the YAML library: it walks the parsed tree into the typed
-// configuration. Everything it calls beyond `Reader` is Yams-free.
+// The one file that knows the YAML reader: it walks the parsed tree into the typed
+// configuration. Everything it calls beyond `Reader` is YAML-free.
 
 extension GestureActionConfiguration {
     /// Parses a configuration file's text (docs/gestures.md, "Acting on gestures";
@@ -10,13 +10,11 @@ extension GestureActionConfiguration {
     /// range, and keys that do not apply to the rule's kind are errors with the line they are on.
     public static func parse(_ text: String, file: String) throws(GestureActionConfigurationError) -> GestureActionConfiguration {
         let r = Reader(file: file)
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw r.invalid(error)
+        let root: YAMLNode?
+        do throws(YAMLError) {
+            root = try YAML.parse(text)
         } catch {
-            throw GestureActionConfigurationError(file: file, line: nil, message: "invalid YAML: \(error)")
+            throw GestureActionConfigurationError(file: file, line: error.line, message: "invalid YAML: \(error.message)")
         }
         var config = GestureActionConfiguration()
         guard let root else { return config }
@@ -40,28 +38,13 @@ extension GestureActionConfiguration {
 private struct Reader {
     let file: String
 
-    func error(_ node: Node?, _ message: String) -> GestureActionConfigurationError {
-        GestureActionConfigurationError(file: file, line: node?.mark?.line, message: message)
+    func error(_ node: YAMLNode?, _ message: String) -> GestureActionConfigurationError {
+        GestureActionConfigurationError(file: file, line: node?.mark.line, message: message)
     }
 
-    func invalid(_ error: YamlError) -> GestureActionConfigurationError {
-        switch error {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-            .composer(let context, let problem, let mark, _):
-            let text = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-            return GestureActionConfigurationError(file: file, line: mark.line, message: "invalid YAML: \(text)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            // Yams marks the mapping that holds them, not the second key.
-            let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
-            return GestureActionConfigurationError(file: file, line: context.mark.line, message: "duplicate key \(keys) in this mapping")
-        default:
-            return GestureActionConfigurationError(file: file, line: nil, message: "invalid YAML: \(error)")
-        }
-    }
-
-    func mapping(_ node: Node, _ what: String) throws(GestureActionConfigurationError) -> [(String, (key: Node, value: Node))] {
+    func mapping(_ node: YAMLNode, _ what: String) throws(GestureActionConfigurationError) -> [(String, (key: YAMLNode, value: YAMLNode))] {
         guard case .mapping(let m) = node else { throw error(node, "\(what) must be a mapping (key: value)") }
-        var entries: [(String, (key: Node, value: Node))] = []
+        var entries: [(String, (key: YAMLNode, value: YAMLNode))] = []
         for pair in m {
             guard case .scalar(let k) = pair.key else { throw error(pair.key, "the keys of \(what) must be names") }
             if entries.contains(where: { $0.0 == k.string }) { throw error(pair.key, "duplicate key '\(k.string)'") }
@@ -70,19 +53,19 @@ private struct Reader {
         return entries
     }
 
-    func list(_ node: Node, _ what: String) throws(GestureActionConfigurationError) -> [Node] {
+    func list(_ node: YAMLNode, _ what: String) throws(GestureActionConfigurationError) -> [YAMLNode] {
         guard case .sequence(let s) = node else { throw error(node, "'\(what)' must be a list") }
         return Array(s)
     }
 
     /// A scalar's text (a name, a number, a string).
-    func scalar(_ node: Node, _ what: String) throws(GestureActionConfigurationError) -> String {
+    func scalar(_ node: YAMLNode, _ what: String) throws(GestureActionConfigurationError) -> String {
         guard case .scalar(let s) = node else { throw error(node, "'\(what)' must be a single value, not a list or mapping") }
         return s.string
     }
 
     /// One value or a list of them.
-    func oneOrMany(_ node: Node, _ what: String) throws(GestureActionConfigurationError) -> [Node] {
+    func oneOrMany(_ node: YAMLNode, _ what: String) throws(GestureActionConfigurationError) -> [YAMLNode] {
         if case .sequence(let s) = node {
             guard !s.isEmpty else { throw error(node, "'\(what)' must not be an empty list") }
             return Array(s)
@@ -90,26 +73,26 @@ private struct Reader {
         return [node]
     }
 
-    func int(_ node: Node, _ what: String, _ range: ClosedRange<Int>) throws(GestureActionConfigurationError) -> Int {
+    func int(_ node: YAMLNode, _ what: String, _ range: ClosedRange<Int>) throws(GestureActionConfigurationError) -> Int {
         guard let i = Int(try scalar(node, what)), range.contains(i) else {
             throw error(node, "'\(what)' must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return i
     }
 
-    func double(_ node: Node, _ what: String) throws(GestureActionConfigurationError) -> Double {
+    func double(_ node: YAMLNode, _ what: String) throws(GestureActionConfigurationError) -> Double {
         guard let d = Double(try scalar(node, what)), d.isFinite else { throw error(node, "'\(what)' must be a number") }
         return d
     }
 
-    func duration(_ node: Node, _ what: String) throws(GestureActionConfigurationError) -> Int64 {
+    func duration(_ node: YAMLNode, _ what: String) throws(GestureActionConfigurationError) -> Int64 {
         guard let us = GestureRateLimit.microseconds(text: try scalar(node, what)) else {
             throw error(node, "'\(what)' must be a duration with its unit, such as 500ms or 1.5s")
         }
         return us
     }
 
-    func name<T: OpenStringEnum>(_ node: Node, _ what: String, in known: [T]) throws(GestureActionConfigurationError) -> T {
+    func name<T: OpenStringEnum>(_ node: YAMLNode, _ what: String, in known: [T]) throws(GestureActionConfigurationError) -> T {
         let text = try scalar(node, what)
         guard let value = GestureMatch.named(text, in: known) else {
             throw error(node, "unknown \(what) '\(text)' (one of \(GestureMatch.names(known)))")
@@ -118,7 +101,7 @@ private struct Reader {
     }
 
     /// `every` or `maxPerSecond` among `entries`, else `fallback`.
-    func limit(_ entries: [(String, (key: Node, value: Node))], default fallback: GestureRateLimit?) throws(GestureActionConfigurationError)
+    func limit(_ entries: [(String, (key: YAMLNode, value: YAMLNode))], default fallback: GestureRateLimit?) throws(GestureActionConfigurationError)
         -> GestureRateLimit?
     {
         let every = entries.first { $0.0 == "every" }?.1
@@ -131,7 +114,7 @@ private struct Reader {
         }
     }
 
-    func rule(_ node: Node, number: Int) throws(GestureActionConfigurationError) -> GestureRule {
+    func rule(_ node: YAMLNode, number: Int) throws(GestureActionConfigurationError) -> GestureRule {
         let entries = try mapping(node, "a rule")
         guard let kindEntry = entries.first(where: { $0.0 == "kind" })?.1 else {
             throw error(node, "rule \(number) needs 'kind' (\(GestureMatch.names(GestureMatch.kinds)))")
@@ -195,11 +178,11 @@ private struct Reader {
             throw error(node, "\(ruleName) needs 'run' (a program and its arguments) or 'shell' (a command line for /bin/sh -c)")
         }
         return GestureRule(
-            name: ruleName, line: node.mark?.line, match: match, action: action, limit: try limit(entries, default: nil))
+            name: ruleName, line: node.mark.line, match: match, action: action, limit: try limit(entries, default: nil))
     }
 
     /// A device's id (a plain integer) or name (anything else, quoted digits included).
-    func device(_ node: Node) throws(GestureActionConfigurationError) -> GestureMatch.DeviceSelector {
+    func device(_ node: YAMLNode) throws(GestureActionConfigurationError) -> GestureMatch.DeviceSelector {
         let text = try scalar(node, "device")
         if case .scalar(let s) = node, s.style == .plain, let id = UInt32(text) { return .id(id) }
         guard !text.isEmpty else { throw error(node, "'device' must be a device id or name") }

@@ -5,12 +5,12 @@ import Glibc
 /// A pthread mutex with a condition variable, and a detached pthread: what the reader thread and
 /// its consumers share. Plain pthreads so that the client library needs nothing of Foundation
 /// beyond FoundationEssentials (no ICU in a client's memory; issue 14).
-final class ConditionLock: @unchecked Sendable {
+public final class ConditionLock: @unchecked Sendable {
     // @unchecked: the pthread objects are what makes the rest thread-safe; they never move.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    public init() {
         precondition(pthread_mutex_init(mutex, nil) == 0 && pthread_cond_init(condition, nil) == 0)
     }
 
@@ -21,14 +21,14 @@ final class ConditionLock: @unchecked Sendable {
         condition.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    public func lock() { pthread_mutex_lock(mutex) }
+    public func unlock() { pthread_mutex_unlock(mutex) }
     /// Waits for `signal` or `broadcast`, with the lock held (released while waiting).
-    func wait() { pthread_cond_wait(condition, mutex) }
-    func signal() { pthread_cond_signal(condition) }
-    func broadcast() { pthread_cond_broadcast(condition) }
+    public func wait() { pthread_cond_wait(condition, mutex) }
+    public func signal() { pthread_cond_signal(condition) }
+    public func broadcast() { pthread_cond_broadcast(condition) }
 
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
         defer { unlock() }
         return try body()
@@ -36,7 +36,7 @@ final class ConditionLock: @unchecked Sendable {
 }
 
 /// Runs `body` on a new detached thread.
-func startThread(_ body: @escaping @Sendable () -> Void) throws {
+public func startThread(_ body: @escaping @Sendable () -> Void) throws {
     final class Box {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }

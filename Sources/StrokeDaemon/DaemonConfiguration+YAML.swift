@@ -3,7 +3,7 @@ import NIOCore
 import StrokeRecording
 import StrokeTracker
 import SystemSupport
-import Yams
+import YAMLReader
 
 #if canImport(Glibc)
 import Glibc
@@ -43,13 +43,11 @@ extension DaemonConfiguration {
     }
 
     public static func parse(_ text: String, file: String) throws -> DaemonConfiguration {
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw ConfigurationError(
-                file: file, line: LibinputRecordReader.yamlLine(error),
-                message: "invalid YAML: \(LibinputRecordReader.yamlProblem(error))")
+        let root: YAMLNode?
+        do throws(YAMLError) {
+            root = try YAML.parse(text)
+        } catch {
+            throw ConfigurationError(file: file, line: error.line, message: "invalid YAML: \(error.message)")
         }
         var config = DaemonConfiguration()
         guard let root else { return config }
@@ -156,15 +154,15 @@ extension DaemonConfiguration {
 private struct ConfigReader {
     let file: String
 
-    func error(_ node: Node?, _ message: String) -> ConfigurationError {
-        ConfigurationError(file: file, line: node?.mark.map { $0.line }, message: message)
+    func error(_ node: YAMLNode?, _ message: String) -> ConfigurationError {
+        ConfigurationError(file: file, line: node?.mark.line, message: message)
     }
 
-    func unknown(_ node: Node, _ key: String) -> ConfigurationError {
+    func unknown(_ node: YAMLNode, _ key: String) -> ConfigurationError {
         error(node, "unknown key '\(key)' (config/strokes.yaml lists every key)")
     }
 
-    func mapping(_ node: Node, _ key: String) throws -> [(String, Node)] {
+    func mapping(_ node: YAMLNode, _ key: String) throws -> [(String, YAMLNode)] {
         guard case .mapping(let m) = node else { throw error(node, "'\(key)' must be a mapping") }
         return try m.map { pair in
             guard case .scalar(let k) = pair.key else { throw error(pair.key, "keys of '\(key)' must be names") }
@@ -172,42 +170,42 @@ private struct ConfigReader {
         }
     }
 
-    func list(_ node: Node, _ key: String) throws -> [Node] {
+    func list(_ node: YAMLNode, _ key: String) throws -> [YAMLNode] {
         guard case .sequence(let s) = node else { throw error(node, "'\(key)' must be a list") }
         return Array(s)
     }
 
-    func string(_ node: Node, _ key: String) throws -> String {
+    func string(_ node: YAMLNode, _ key: String) throws -> String {
         guard case .scalar(let s) = node else { throw error(node, "'\(key)' must be a string") }
         return s.string
     }
 
-    func bool(_ node: Node, _ key: String) throws -> Bool {
+    func bool(_ node: YAMLNode, _ key: String) throws -> Bool {
         guard let b = node.bool else { throw error(node, "'\(key)' must be true or false") }
         return b
     }
 
-    func int(_ node: Node, _ key: String, min: Int) throws -> Int {
+    func int(_ node: YAMLNode, _ key: String, min: Int) throws -> Int {
         guard let i = node.int, i >= min else { throw error(node, "'\(key)' must be an integer ≥ \(min)") }
         return i
     }
 
-    func uint32(_ node: Node, _ key: String) throws -> UInt32 {
+    func uint32(_ node: YAMLNode, _ key: String) throws -> UInt32 {
         guard let i = node.int, let u = UInt32(exactly: i) else { throw error(node, "'\(key)' must hold ids (integers ≥ 0)") }
         return u
     }
 
-    func double(_ node: Node, _ key: String) throws -> Double {
+    func double(_ node: YAMLNode, _ key: String) throws -> Double {
         // .nan and .inf are YAML floats, but no setting means them.
-        guard let d = node.float ?? node.int.map(Double.init), d.isFinite else { throw error(node, "'\(key)' must be a finite number") }
+        guard let d = node.double ?? node.int.map(Double.init), d.isFinite else { throw error(node, "'\(key)' must be a finite number") }
         return d
     }
 
     /// One key of `gestures` (or of an override): lengths in millimetres (`…Normalized`: the
     /// fallback without a resolution, in normalised units), times in milliseconds.
-    func gesture(_ k: String, _ v: Node, into c: inout GestureConfiguration, prefix: String) throws {
+    func gesture(_ k: String, _ v: YAMLNode, into c: inout GestureConfiguration, prefix: String) throws {
         let key = "\(prefix).\(k)"
-        func ms(_ v: Node) throws -> Int64 { Int64((try double(v, key) * 1000).rounded()) }
+        func ms(_ v: YAMLNode) throws -> Int64 { Int64((try double(v, key) * 1000).rounded()) }
         let lengths: [(String, WritableKeyPath<GestureConfiguration, GestureConfiguration.Length>)] = [
             ("touchSlop", \.touchSlop), ("doubleTapSlop", \.doubleTapSlop), ("swipeDistance", \.swipeDistance),
             ("swipeMinimumVelocity", \.swipeMinimumVelocity), ("spanSlop", \.spanSlop), ("minimumSpan", \.minimumSpan),
@@ -231,12 +229,12 @@ private struct ConfigReader {
         }
     }
 
-    func checkGestures(_ c: GestureConfiguration, _ node: Node) throws {
+    func checkGestures(_ c: GestureConfiguration, _ node: YAMLNode) throws {
         if let problem = c.problems.first { throw error(node, "gestures: \(problem)") }
     }
 
     /// `http:`: a mapping turns the listener on (`enabled: false` keeps it off), as does `true`.
-    func http(_ node: Node) throws -> HTTPConfiguration? {
+    func http(_ node: YAMLNode) throws -> HTTPConfiguration? {
         if case .scalar = node { return try bool(node, "http") ? HTTPConfiguration() : nil }
         var http = HTTPConfiguration()
         var enabled = true
@@ -259,7 +257,7 @@ private struct ConfigReader {
         return http
     }
 
-    func jumps(_ node: Node) throws -> DaemonConfiguration.DeviceJumps {
+    func jumps(_ node: YAMLNode) throws -> DaemonConfiguration.DeviceJumps {
         var match: String?
         var setting: JumpSetting?
         for (k, v) in try mapping(node, "touchJumps[]") {
@@ -278,7 +276,7 @@ private struct ConfigReader {
         return .init(match: match, setting: setting)
     }
 
-    func calibration(_ node: Node) throws -> DaemonConfiguration.DeviceCalibration {
+    func calibration(_ node: YAMLNode) throws -> DaemonConfiguration.DeviceCalibration {
         var match: String?
         var c = Calibration.identity
         var matrix: Calibration?

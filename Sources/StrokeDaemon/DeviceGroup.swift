@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import SystemSupport
 
 /// Which evdev nodes are one piece of hardware, after libinput's device groups
 /// (`udev/libinput-device-group.c`: the parent's `phys` without its last component, keyed with
@@ -19,7 +15,8 @@ public enum DeviceGroup {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let sysfs = "/sys/class/input/\(name)/device/"
         func read(_ attribute: String) -> String {
-            let text = (try? String(contentsOfFile: sysfs + attribute, encoding: .utf8)) ?? ""
+            // A sysfs attribute is one short line; more than a page is not one.
+            let text = ((try? Files.contents(of: sysfs + attribute, limit: 4096)) ?? nil).map { String(decoding: $0, as: UTF8.self) } ?? ""
             // Trimmed by hand: `trimmingCharacters(in:)` is Foundation's, with its ICU.
             return String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         }

@@ -1,5 +1,4 @@
 import Evdev
-import Foundation
 import InputCore
 import Logging
 import NIOCore
@@ -99,7 +98,7 @@ public final class EvdevSource: Service {
 
     /// `/dev/input/event*`, in numeric order.
     public static func eventNodes(in directory: String = "/dev/input") -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = (try? Files.names(in: directory)) ?? []
         return names.filter { $0.hasPrefix("event") }
             .sorted { (Int($0.dropFirst(5)) ?? 0) < (Int($1.dropFirst(5)) ?? 0) }
             .map { directory + "/" + $0 }

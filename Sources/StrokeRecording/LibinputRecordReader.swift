@@ -1,5 +1,5 @@
 import InputCore
-import Yams
+import YAMLReader
 
 /// Reads `libinput record` YAML, file format version 1 (libinput `tools/libinput-record.man`,
 /// FILE FORMAT): `version`, `devices: [{node, evdev: {name, id, codes, absinfo, properties},
@@ -10,101 +10,63 @@ public enum LibinputRecordReader {
     public static let supportedVersion = 1
 
     public static func read(_ bytes: [UInt8], file: String) throws(RecordingError) -> Recording {
-        let text = String(decoding: bytes, as: UTF8.self)
-        let root: Node
-        do {
-            // The basic resolver leaves every scalar a string: integers are parsed below, which is
-            // several times faster than Yams' regex-based implicit typing on large recordings.
-            guard let node = try Yams.compose(yaml: text, .basic) else {
-                throw RecordingError(file: file, line: nil, message: "the file is empty")
-            }
-            root = node
-        } catch let error as RecordingError {
-            throw error
-        } catch let error as YamlError {
-            // libyaml places an error at the end of a file without a final newline one line
-            // past its last: name the last line.
-            let line = yamlLine(error).map { min($0, lineCount(bytes)) }
-            throw RecordingError(file: file, line: line, message: "invalid YAML: \(RecordingError.sanitized(yamlProblem(error)))")
+        let parsed: YAMLNode?
+        do throws(YAMLError) {
+            parsed = try YAML.parse(bytes)
         } catch {
-            throw RecordingError(file: file, line: nil, message: "invalid YAML: \(RecordingError.sanitized("\(error)"))")
+            throw RecordingError(file: file, line: error.line, message: "invalid YAML: \(RecordingError.sanitized(error.message))")
         }
+        guard let root = parsed else { throw RecordingError(file: file, line: nil, message: "the file is empty") }
         let reader = Reader(file: file)
         return try reader.recording(root)
-    }
-
-    /// Lines as YAML counts them: breaks are LF, CR LF and a lone CR.
-    static func lineCount(_ bytes: [UInt8]) -> Int {
-        var lines = 1
-        for i in bytes.indices where bytes[i] == 0x0a || (bytes[i] == 0x0d && (i + 1 == bytes.count || bytes[i + 1] != 0x0a)) {
-            lines += 1
-        }
-        return lines
-    }
-
-    public static func yamlLine(_ error: YamlError) -> Int? {
-        switch error {
-        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): return mark.line
-        default: return nil
-        }
-    }
-
-    public static func yamlProblem(_ error: YamlError) -> String {
-        switch error {
-        case .scanner(let context, let problem, _, _), .parser(let context, let problem, _, _),
-            .composer(let context, let problem, _, _):
-            return [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-        default: return "\(error)"
-        }
     }
 
     private struct Reader {
         let file: String
 
-        func fail(_ node: Node?, _ message: String) -> RecordingError {
-            RecordingError(file: file, line: node?.mark?.line, message: message)
+        func fail(_ node: YAMLNode?, _ message: String) -> RecordingError {
+            RecordingError(file: file, line: node?.mark.line, message: message)
         }
 
-        func int(_ node: Node?, _ what: String) throws(RecordingError) -> Int64 {
+        func int(_ node: YAMLNode?, _ what: String) throws(RecordingError) -> Int64 {
             guard let node, let s = node.scalar?.string, let v = Int64(s) else {
                 throw fail(node, "expected an integer for \(what), found \(describe(node))")
             }
             return v
         }
 
-        func int32(_ node: Node?, _ what: String) throws(RecordingError) -> Int32 {
+        func int32(_ node: YAMLNode?, _ what: String) throws(RecordingError) -> Int32 {
             let v = try int(node, what)
             guard let r = Int32(exactly: v) else { throw fail(node, "\(what) \(v) does not fit in 32 bits") }
             return r
         }
 
-        func uint16(_ node: Node?, _ what: String, max: UInt16 = .max) throws(RecordingError) -> UInt16 {
+        func uint16(_ node: YAMLNode?, _ what: String, max: UInt16 = .max) throws(RecordingError) -> UInt16 {
             let v = try int(node, what)
             guard v >= 0, v <= Int64(max) else { throw fail(node, "expected \(what) in 0...\(max), found \(v)") }
             return UInt16(v)
         }
 
-        func sequence(_ node: Node?, _ what: String) throws(RecordingError) -> Node.Sequence {
+        func sequence(_ node: YAMLNode?, _ what: String) throws(RecordingError) -> YAMLNode.Sequence {
             guard let node, let seq = node.sequence else { throw fail(node, "expected a list for \(what), found \(describe(node))") }
             return seq
         }
 
-        func mapping(_ node: Node?, _ what: String) throws(RecordingError) -> Node.Mapping {
+        func mapping(_ node: YAMLNode?, _ what: String) throws(RecordingError) -> YAMLNode.Mapping {
             guard let node, let map = node.mapping else { throw fail(node, "expected a mapping for \(what), found \(describe(node))") }
             return map
         }
 
-        func describe(_ node: Node?) -> String {
+        func describe(_ node: YAMLNode?) -> String {
             guard let node else { return "nothing" }
             switch node {
             case .scalar(let s): return RecordingError.excerpt(s.string)
             case .mapping: return "a mapping"
             case .sequence: return "a list"
-            case .alias: return "an alias"
             }
         }
 
-        func recording(_ root: Node) throws(RecordingError) -> Recording {
+        func recording(_ root: YAMLNode) throws(RecordingError) -> Recording {
             let top = try mapping(root, "the top level")
             guard let versionNode = top["version"] else {
                 throw fail(root, "expected a 'version' key: this is not a libinput recording")
@@ -126,7 +88,7 @@ public enum LibinputRecordReader {
             return Recording(format: .libinputRecord, devices: out)
         }
 
-        func recordedDevice(_ node: Node) throws(RecordingError) -> RecordedDevice {
+        func recordedDevice(_ node: YAMLNode) throws(RecordingError) -> RecordedDevice {
             let map = try mapping(node, "a device")
             let evdevNode = map["evdev"]
             let evdev = try mapping(evdevNode, "the device's 'evdev' description")
@@ -196,7 +158,7 @@ public enum LibinputRecordReader {
                                 code: try uint16(f[3], "code", max: 0x2ff), value: try int32(f[4], "value")
                             )
                         )
-                        lines.append(item.mark?.line ?? 0)
+                        lines.append(item.mark.line)
                     }
                 }
             }

@@ -1,6 +1,7 @@
-import Foundation
 import GestureActions
+import StrokeClient
 import SystemPackage
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,7 @@ import Glibc
 /// and no polling.
 final class CommandSpawner: @unchecked Sendable {
     // @unchecked: `children` is read and written only with `condition` locked.
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     /// Running children: pid → the rule that started it.
     private var children: [pid_t: String] = [:]
     private let inherited: [String]
@@ -21,10 +22,12 @@ final class CommandSpawner: @unchecked Sendable {
 
     init(log: @escaping @Sendable (String) -> Void) {
         self.log = log
-        inherited = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }.sorted()
-        let thread = Thread { [self] in reap() }
-        thread.name = "strokes-reaper"
-        thread.start()
+        inherited = Environment.variables.map { "\($0.key)=\($0.value)" }.sorted()
+        do {
+            try startThread { [self] in reap() }
+        } catch {
+            preconditionFailure("cannot start the thread that reaps gesture commands: \(error)")
+        }
     }
 
     /// Commands started and not yet reaped.

@@ -1,4 +1,3 @@
-import Foundation
 import GestureActions
 import StrokeClient
 import StrokeProtocol
@@ -129,7 +128,7 @@ struct GestureClient: Sendable {
 /// The dispatcher in force, replaced whole by a reload (its rate limits start afresh).
 private final class Rules: @unchecked Sendable {
     // @unchecked: `dispatcher` is read and written only with `lock` held.
-    private let lock = NSLock()
+    private let lock = ConditionLock()
     private var dispatcher: GestureDispatcher
 
     init(_ dispatcher: GestureDispatcher) { self.dispatcher = dispatcher }

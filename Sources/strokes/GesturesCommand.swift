@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import SystemSupport
 import GestureActions
 import StrokeClient
 import SystemPackage
@@ -73,7 +73,7 @@ struct GesturesCommand: AsyncParsableCommand {
 
     private func configurationPath() throws -> String {
         if let config { return config }
-        guard let path = GestureActionConfiguration.defaultPath(environment: ProcessInfo.processInfo.environment) else {
+        guard let path = GestureActionConfiguration.defaultPath(environment: Environment.variables) else {
             printError("no configuration: neither XDG_CONFIG_HOME nor HOME is set; use --config FILE")
             throw Self.configError
         }

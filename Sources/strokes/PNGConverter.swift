@@ -1,4 +1,9 @@
-import Foundation
+import SystemPackage
+import SystemSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// PNG through rsvg-convert (librsvg, Debian package `librsvg2-bin`): librsvg is the SVG renderer
 /// GNOME ships and keeps; we do not write an image encoder.
@@ -6,35 +11,52 @@ enum PNGConverter {
     static let tool = "rsvg-convert"
 
     static func convert(svg: String, to output: String) throws {
-        guard let executable = findInPath(tool) else {
+        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let input: String
+        do {
+            input = try temporaryFile(in: directory, bytes: Array(svg.utf8))
+        } catch {
+            printError("cannot write a temporary file in \(directory): \(error)")
+            throw Exit.cannotCreate
+        }
+        defer { unlink(input) }
+        // Without --output rsvg-convert writes to standard output, which we pass through for '-'.
+        let arguments = ["--format", "png"] + (output == "-" ? [] : ["--output", output]) + [input]
+        let ended: ChildProcess.Termination
+        let errors: [UInt8]
+        do {
+            (ended, errors) = try ChildProcess.run(tool, arguments: arguments)
+        } catch .noSuchFileOrDirectory, .permissionDenied {
             printError("PNG output needs \(tool) (Debian: apt install librsvg2-bin); SVG needs nothing")
             throw Exit.unavailable
+        } catch {
+            printError("cannot run \(tool): \(error)")
+            throw Exit.software
         }
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-render-\(getpid())-\(UUID().uuidString.prefix(8)).svg")
-        try Data(svg.utf8).write(to: input)
-        defer { try? FileManager.default.removeItem(at: input) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        // Without --output rsvg-convert writes to standard output, which we pass through for '-'.
-        process.arguments = ["--format", "png"] + (output == "-" ? [] : ["--output", output]) + [input.path]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        // rsvg-convert's diagnostics are a few lines: the pipe holds them until it exits.
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            printError("\(tool) failed (status \(process.terminationStatus)): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
+        guard ended == .exited(0) else {
+            let text = String(decoding: errors, as: UTF8.self)
+            let message = text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
+            let status = switch ended {
+            case .exited(let code): "status \(code)"
+            case .signalled(let signal): "signal \(signal)"
+            }
+            printError("\(tool) failed (\(status)): \(String(message))")
             throw Exit.software
         }
     }
 
-    private static func findInPath(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") {
-            let candidate = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    /// A new file holding `bytes` (`mkstemps(3)`: a name no other process has), its path.
+    private static func temporaryFile(in directory: String, bytes: [UInt8]) throws(Errno) -> String {
+        var template = Array("\(directory)/strokes-render-XXXXXX.svg".utf8CString)
+        let fd = try Syscall.retrying { mkstemps(&template, 4) }
+        let path = String(cString: template)
+        do throws(Errno) {
+            try Files.writeAll(fd, bytes)
+            try Syscall.closeDescriptor(fd)
+        } catch {
+            unlink(path)
+            throw error
         }
-        return nil
+        return path
     }
 }

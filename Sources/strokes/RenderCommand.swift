@@ -1,7 +1,7 @@
 import ArgumentParser
-import Foundation
 import StrokeRecording
 import StrokeRender
+import SystemSupport
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -100,7 +100,7 @@ struct RenderCommand: ParsableCommand {
         var out = OutputBuffer()
         let stream = try openRecording(path, flushing: &out)
         do {
-            return try RenderScene(stream: stream, title: path == "-" ? "standard input" : (path as NSString).lastPathComponent)
+            return try RenderScene(stream: stream, title: path == "-" ? "standard input" : lastPathComponent(path))
         } catch let error as RecordingError {
             printError(error.description)
             throw Exit.dataError
@@ -116,12 +116,19 @@ struct RenderCommand: ParsableCommand {
             return
         }
         do {
-            try Data(svg.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            try Files.writeAtomically(Array(svg.utf8), to: output)
         } catch {
-            printError("cannot write \(output): \(error.localizedDescription)")
+            printError("cannot write \(output): \(error)")
             throw Exit.cannotCreate
         }
     }
+}
+
+/// The name after the last `/` (trailing slashes ignored), as `NSString.lastPathComponent` gives it.
+func lastPathComponent(_ path: String) -> String {
+    let trimmed = path.reversed().drop { $0 == "/" }.reversed()
+    guard !trimmed.isEmpty else { return path.isEmpty ? "" : "/" }
+    return String(trimmed.split(separator: "/", omittingEmptySubsequences: false).last!)
 }
 
 extension SVGRenderer.ColorBy: ExpressibleByArgument {}

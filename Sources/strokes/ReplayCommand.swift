@@ -81,7 +81,7 @@ struct ReplayCommand: ParsableCommand {
     /// `--group` values as device numbers.
     func parsedGroups() throws -> [[UInt32]] {
         try groups.map { text in
-            let numbers = text.split(separator: ",").map { UInt32($0.trimmingCharacters(in: .whitespaces)) }
+            let numbers = text.split(separator: ",").map { UInt32(String(trimmingBlanks($0))) }
             guard numbers.count >= 2, numbers.allSatisfy({ ($0 ?? 0) >= 1 }) else {
                 throw ValidationError("--group takes two or more device numbers from 1, separated by commas: '\(text)'")
             }
@@ -226,4 +226,11 @@ struct Pacer {
             preconditionFailure("nanosleep: \(error)")  // EINVAL: the request was computed wrong
         }
     }
+}
+
+/// `text` without the spaces and tabs at either end.
+private func trimmingBlanks(_ text: Substring) -> Substring {
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) }) else { return "" }
+    return text[first...last]
 }

@@ -60,7 +60,7 @@ struct UinputPlayback {
         let recorded = Double((frames.last?.time.microseconds ?? 0) - (frames.first?.time.microseconds ?? 0)) / 1e6
         let took = started.duration(to: .now)
         let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
-        printError("\(file): played \(frames.count) frames in \(String(format: "%.2f", seconds)) s (recorded: \(String(format: "%.2f", recorded)) s)")
+        printError("\(file): played \(frames.count) frames in \(twoDecimals(seconds)) s (recorded: \(twoDecimals(recorded)) s)")
         pause()
         for d in devices { d.destroy() }
     }
@@ -95,4 +95,11 @@ struct UinputPlayback {
         let order = frames.indices.sorted { (frames[$0].time, $0) < (frames[$1].time, $1) }
         return (order.map { frames[$0] }, skipped)
     }
+}
+
+/// A duration (≥ 0) with two decimals, as `%.2f` prints it.
+private func twoDecimals(_ seconds: Double) -> String {
+    let hundredths = Int((max(0, seconds) * 100).rounded())
+    let cents = hundredths % 100
+    return "\(hundredths / 100).\(cents < 10 ? "0" : "")\(cents)"
 }

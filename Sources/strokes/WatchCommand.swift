@@ -1,4 +1,3 @@
-import Foundation
 import ArgumentParser
 import StrokeClient
 import StrokeProtocol
@@ -66,7 +65,9 @@ enum WatchFormat {
     static func describe(_ message: ServerMessage) -> String? {
         switch message {
         case .stroke(let e):
-            let kind = e.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+            // Padded (or cut) to 9 characters, the longest kind ("cancelled").
+            let name = e.kind.rawValue.prefix(9)
+            let kind = name + String(repeating: " ", count: 9 - name.count)
             let id = e.trackingId.map(String.init) ?? "-"
             var s = "\(kind) stroke \(e.stroke)  device \(e.device) slot \(e.slot) id \(id)  (\(e.point.x), \(e.point.y))  t=\(e.point.time)"
             if let flags = e.flags { s += "  [" + flags.map(\.rawValue).joined(separator: ",") + "]" }

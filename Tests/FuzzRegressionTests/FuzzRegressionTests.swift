@@ -34,10 +34,13 @@ import Testing
                     name.hasSuffix(".yml") ? .libinputRecord : name.contains("evtest") ? .evtest : .evemu
                 let bytes = try [UInt8](Data(contentsOf: file))
                 #expect(FuzzOracles.check(target, bytes) == nil, "\(dir)/\(name)")
+                if target == .libinputRecord { #expect(FuzzOracles.check(.yaml, bytes) == nil, "yaml: \(dir)/\(name)") }
                 checked += 1
             }
         }
         #expect(checked > 20)
+        let config = try [UInt8](Data(contentsOf: Self.repo.appendingPathComponent("config/strokes.yaml")))
+        #expect(FuzzOracles.check(.yaml, config) == nil, "config/strokes.yaml")
     }
 
     @Test func theLifecycleOracleCatchesABrokenStream() {

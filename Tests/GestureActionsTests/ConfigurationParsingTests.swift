@@ -114,7 +114,7 @@ import Testing
         ("rules: [kind: swipe\n", "g.yaml:2: invalid YAML"),
         ("- a\n- b\n", "g.yaml:1: the configuration must be a mapping (key: value)"),
         ("rules: []\nrule: []\n", "g.yaml:2: unknown key 'rule' (top level: rules, every, maxPerSecond, maxRunning)"),
-        ("rules: []\nrules: []\n", "g.yaml:1: duplicate key 'rules' in this mapping"),
+        ("rules: []\nrules: []\n", "g.yaml:2: invalid YAML: duplicate key 'rules' (first on line 1)"),
         ("rules:\n  kind: tap\n", "g.yaml:2: 'rules' must be a list"),
         ("rules:\n  - tap\n", "g.yaml:2: a rule must be a mapping (key: value)"),
         ("rules:\n  - run: [x]\n", "g.yaml:2: rule 1 needs 'kind' (tap, doubleTap, hold, swipe, edgeSwipe, pinch, rotate)"),
@@ -146,7 +146,7 @@ import Testing
         ("rules:\n  - kind: tap\n    run: [x]\n    shell: x\n", "g.yaml:4: give 'run' or 'shell', not both"),
         ("rules:\n  - kind: tap\n    name: quiet\n", "g.yaml:2: quiet needs 'run' (a program and its arguments) or 'shell' (a command line for /bin/sh -c)"),
         ("rules:\n  - kind: tap\n    command: [x]\n", "g.yaml:3: unknown key 'command' in a rule (config/gestures.yaml lists every key)"),
-        ("rules:\n  - kind: tap\n    kind: hold\n    run: [x]\n", "g.yaml:2: duplicate key 'kind' in this mapping"),
+        ("rules:\n  - kind: tap\n    kind: hold\n    run: [x]\n", "g.yaml:3: invalid YAML: duplicate key 'kind' (first on line 2)"),
         ("rules:\n  - kind: tap\n    device: ''\n    run: [x]\n", "g.yaml:3: 'device' must be a device id or name"),
         ("rules:\n  - kind: tap\n    name: ''\n    run: [x]\n", "g.yaml:3: 'name' must not be empty"),
     ])

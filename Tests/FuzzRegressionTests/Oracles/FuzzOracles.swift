@@ -19,6 +19,8 @@ import StrokeTracker
 /// - `request`: any line is a request or a named protocol error, the same one each time;
 /// - `gestures`: any finger sequence through a gesture recogniser keeps its invariant (every
 ///   `begin` ends or is cancelled once: `GestureOracle.swift`).
+/// - `yaml`: any bytes are a YAML document that reads back the same from its canonical form, or
+///   an error naming a line of the input (`FuzzOracles+YAML.swift`).
 public enum FuzzOracles {
     public enum Target: String, CaseIterable, Sendable {
         case evemu
@@ -28,6 +30,7 @@ public enum FuzzOracles {
         case request
         /// Gesture recognition (`GestureOracle.swift`).
         case gestures
+        case yaml
     }
 
     /// Runs `bytes` through `target`; returns what rule was broken, or nil.
@@ -39,6 +42,7 @@ public enum FuzzOracles {
         case .frames: return checkFrames(bytes)
         case .request: return checkRequest(bytes)
         case .gestures: return checkGestures(bytes)
+        case .yaml: return checkYAML(bytes)
         }
     }
 

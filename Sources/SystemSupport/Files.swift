@@ -1,0 +1,81 @@
+import SystemPackage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Directories and whole files through the syscall funnel, for the modules that would otherwise
+/// import Foundation for `FileManager`, `Data(contentsOf:)` or `Data.write(to:options:)` (and
+/// with it ICU, some 6.6 MB of the daemon's memory: docs/performance.md, "Memory").
+public enum Files {
+    /// The names in `directory` (`readdir(3)`), without `.` and `..`, in the order the directory
+    /// gives them.
+    public static func names(in directory: String) throws(Errno) -> [String] {
+        guard let dir = opendir(directory) else { throw Errno(rawValue: errno) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(dir) else {
+                if errno != 0 { throw Errno(rawValue: errno) }
+                return names
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+    }
+
+    /// The whole content of the file at `path`; at most `limit` bytes (`nil` when the file is
+    /// larger, so that a file that keeps growing cannot exhaust memory).
+    public static func contents(of path: String, limit: Int = .max) throws(Errno) -> [UInt8]? {
+        let fd = try Syscall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        defer { try? Syscall.closeDescriptor(fd) }  // read-only: a failed close loses nothing
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = try Syscall.retrying { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            if n == 0 { return bytes }
+            guard bytes.count + n <= limit else { return nil }
+            bytes += chunk[0..<n]
+        }
+    }
+
+    /// Writes `bytes` to `path` so that a reader sees the old content or the new, never part of
+    /// it: into a new file beside it (created with mode 0666 less the umask, as `open(2)` does),
+    /// flushed, then renamed over `path`. The new file is removed when anything fails.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Errno) {
+        var attempt = 0
+        var temporary: String
+        var fd: CInt
+        while true {
+            temporary = "\(path).\(getpid())-\(attempt).tmp"
+            do {
+                fd = try Syscall.retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
+                break
+            } catch .fileExists where attempt < 100 {
+                attempt += 1
+            }
+        }
+        do throws(Errno) {
+            try writeAll(fd, bytes)
+            try Syscall.retrying { fsync(fd) }
+            try Syscall.closeDescriptor(fd)
+            fd = -1
+            try Syscall.retrying { rename(temporary, path) }
+        } catch {
+            if fd >= 0 { try? Syscall.closeDescriptor(fd) }
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying short writes.
+    public static func writeAll(_ fd: CInt, _ bytes: [UInt8]) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            offset += try Syscall.retrying { bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) } }
+        }
+    }
+}
