@@ -89,8 +89,10 @@ struct HTTPAccess: Sendable {
 
     /// `example.org:8443` of `https://example.org:8443`.
     static func host(ofOrigin origin: String) -> String? {
-        guard let r = origin.range(of: "://") else { return nil }
-        let host = origin[r.upperBound...].lowercased()
+        // By hand: `range(of:)` is Foundation's, which the binary does not load.
+        let chars = Array(origin.utf8)
+        guard let at = chars.indices.first(where: { chars[$0...].starts(with: "://".utf8) }) else { return nil }
+        let host = String(decoding: chars[(at + 3)...], as: UTF8.self).lowercased()
         return host.isEmpty ? nil : String(host.prefix { $0 != "/" })
     }
 }

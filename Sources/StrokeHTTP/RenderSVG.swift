@@ -9,7 +9,7 @@ enum RenderSVG {
         let devices = hub.deviceInfos.map {
             RenderScene.TrackedDevice(id: $0.id, name: $0.description.name, kind: $0.description.kind.rawValue, geometry: $0.geometry)
         }
-        let strokes = hub.tracker.completed.elements + hub.tracker.live
+        let strokes = hub.tracker.completed.map(\.stroke) + hub.tracker.live
         let scene = RenderScene(title: "strokes daemon", devices: devices, strokes: strokes)
         return SVGRenderer().render(scene)
     }
