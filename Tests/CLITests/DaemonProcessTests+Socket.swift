@@ -152,3 +152,43 @@ extension DaemonProcessTests {
         #expect(daemon.stop() == 0)
     }
 }
+
+extension DaemonProcessTests {
+    /// Issue 14, "Idle": with nothing touching and a client subscribed, no thread of the daemon
+    /// wakes (each thread's context switches, from /proc, unchanged over 3 s). libdispatch's pool
+    /// monitor used to wake it once a second once Swift concurrency had run a task.
+    @Test func anIdleDaemonNeverWakes() throws {
+        let daemon = try RunningDaemon(
+            ["--no-loop", "--speed", "0"], recording: "03-atmel-maxtouch-touchscreen-4finger-drag.evemu")
+        let client = try daemon.connect()
+        _ = try client.readLine(timeout: 10)  // hello
+        try client.send(#"{"id":1,"request":"subscribe"}"#)
+        // The reply, the snapshot and the recording's strokes, until 2 s of quiet.
+        while true {
+            do {
+                guard try client.readLine(timeout: 2) != nil else { break }
+            } catch let error as LineSocket.Error where error.timedOut {
+                break
+            }
+        }
+        // Per thread: one that exits meanwhile (a worker of the fast replay's feeder winding
+        // down) did not wake; one that appears did.
+        func switches() -> [String: Int] {
+            let tasks = "/proc/\(daemon.process.processIdentifier)/task"
+            var counts: [String: Int] = [:]
+            for tid in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
+                let status = (try? String(contentsOfFile: "\(tasks)/\(tid)/status", encoding: .utf8)) ?? ""
+                counts[tid] = status.split(separator: "\n").filter { $0.contains("ctxt_switches:") }
+                    .compactMap { Int($0.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") }.reduce(0, +)
+            }
+            return counts
+        }
+        let before = switches()
+        usleep(3_000_000)
+        let after = switches()
+        #expect(!before.isEmpty, "no threads read")
+        let woke = after.filter { tid, count in count != before[tid] }
+        #expect(woke.isEmpty, "threads that woke in 3 s idle (tid: before → after): \(woke.map { "\($0.key): \(before[$0.key] ?? 0) → \($0.value)" })")
+        #expect(daemon.stop() == 0)
+    }
+}
