@@ -11,7 +11,7 @@ from .aio import AsyncClient
 from .client import DEFAULT_MAX_LINE, PROTOCOL, Client
 from .errors import ConnectionLost, DaemonError, ProtocolError, StrokesError
 from .messages import (STREAM_TYPES, Axis, Began, Cancelled, Device, DeviceAdded, DeviceRemoved,
-                       DevicesReply, Ended, ErrorMessage, Goodbye, Hello, HistoryReply, Hover,
+                       DevicesReply, Ended, ErrorMessage, Gesture, Goodbye, Hello, HistoryReply, Hover,
                        LiveReply, Message, Moved, PingReply, Point, ReplayEnded, Reply, Snapshot,
                        StatsReply, Stroke, StrokeEvent, SubscribeReply, Unknown, UnsubscribeReply,
                        parse_line, parse_message)
@@ -22,7 +22,7 @@ __version__ = "0.2.0"
 __all__ = [
     "AsyncClient", "Axis", "Backoff", "Began", "Cancelled", "Client", "ConnectionLost", "DaemonError",
     "DEFAULT_MAX_LINE", "Device", "DeviceAdded", "DeviceRemoved", "DevicesReply", "Ended", "ErrorMessage",
-    "Event", "Gap", "Goodbye", "Hello", "HistoryReply", "Hover", "LiveReply", "Message", "Moved",
+    "Event", "Gap", "Gesture", "Goodbye", "Hello", "HistoryReply", "Hover", "LiveReply", "Message", "Moved",
     "PingReply", "Point", "PROTOCOL", "ProtocolError", "ReplayEnded", "Reply", "Snapshot", "StatsReply",
     "StreamState", "Stroke", "StrokeEvent", "StrokesError", "STREAM_TYPES", "SubscribeReply", "Unknown",
     "UnsubscribeReply", "default_socket_path", "parse_line", "parse_message",

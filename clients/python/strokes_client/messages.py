@@ -21,7 +21,7 @@ from .errors import ProtocolError
 
 __all__ = [
     "Axis", "Began", "Cancelled", "Device", "DeviceAdded", "DeviceRemoved", "DevicesReply", "Ended",
-    "ErrorMessage", "Goodbye", "Hello", "HistoryReply", "Hover", "LiveReply", "Message", "Moved",
+    "ErrorMessage", "Gesture", "Goodbye", "Hello", "HistoryReply", "Hover", "LiveReply", "Message", "Moved",
     "PingReply", "Point", "ReplayEnded", "Reply", "Snapshot", "StatsReply", "Stroke", "StrokeEvent",
     "SubscribeReply", "Unknown", "UnsubscribeReply", "parse_line", "parse_message", "STREAM_TYPES",
 ]
@@ -292,6 +292,39 @@ class Hover(_Wire):
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
+class Gesture(_Wire):
+    """One step of a gesture recognised from one device's strokes ("Gesture events";
+    docs/gestures.md). Only when ``gesture`` is subscribed; not numbered, not resumable."""
+
+    TYPE: ClassVar[Optional[str]] = "gesture"
+    gesture: int = _key(_INT)  #: the gesture's id, the same on every phase of it
+    kind: str = _key(_STR)  #: tap, doubleTap, hold, swipe, edgeSwipe, pinch, rotate
+    phase: str = _key(_STR)  #: begin, update, end, cancel
+    device: int = _key(_INT)
+    time: int = _key(_INT)
+    fingers: int = _key(_INT)
+    strokes: Tuple[int, ...] = _key(_tuple_of(_INT))
+    x: float = _key(_NUM)
+    y: float = _key(_NUM)
+    nx: float = _key(_NUM)
+    ny: float = _key(_NUM)
+    mm_x: Optional[float] = _key(_NUM, optional=True)
+    mm_y: Optional[float] = _key(_NUM, optional=True)
+    duration: int = _key(_INT)
+    dnx: Optional[float] = _key(_NUM, optional=True)
+    dny: Optional[float] = _key(_NUM, optional=True)
+    dmm_x: Optional[float] = _key(_NUM, optional=True)
+    dmm_y: Optional[float] = _key(_NUM, optional=True)
+    direction: Optional[str] = _key(_STR, optional=True)
+    velocity: Optional[float] = _key(_NUM, optional=True)
+    normalized_velocity: Optional[float] = _key(_NUM, optional=True)
+    edge: Optional[str] = _key(_STR, optional=True)
+    scale: Optional[float] = _key(_NUM, optional=True)
+    angle: Optional[float] = _key(_NUM, optional=True)
+    raw: Dict[str, Any] = _raw()
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
 class DeviceAdded(_Wire):
     TYPE: ClassVar[Optional[str]] = "deviceAdded"
     seq: int = _key(_INT)
@@ -434,11 +467,11 @@ _REPLIES: Dict[str, Type[Reply]] = {
     "live": LiveReply, "history": HistoryReply, "ping": PingReply, "stats": StatsReply,
 }
 
-Message = Union[Began, Moved, Ended, Cancelled, Hover, DeviceAdded, DeviceRemoved, Snapshot, Hello,
+Message = Union[Began, Moved, Ended, Cancelled, Hover, Gesture, DeviceAdded, DeviceRemoved, Snapshot, Hello,
                 Goodbye, ErrorMessage, ReplayEnded, Reply, Unknown]
 
 _TYPES: Dict[str, Type[_Wire]] = {
-    cls.TYPE: cls for cls in (Began, Moved, Ended, Cancelled, Hover, DeviceAdded, DeviceRemoved,
+    cls.TYPE: cls for cls in (Began, Moved, Ended, Cancelled, Hover, Gesture, DeviceAdded, DeviceRemoved,
                               Snapshot, Hello, Goodbye, ErrorMessage, ReplayEnded)
     if cls.TYPE
 }
