@@ -77,7 +77,9 @@ public struct DaemonService: Sendable {
             // Live devices: opened (and seeded) before the socket exists, so that the first client's
             // snapshot already holds the contacts that were down at start.
             let live = try EvdevSource(daemon: daemon, configuration: configuration, logger: logger)
-            live.openDevices()
+            // Off every event loop: it waits for the daemon's loop per device, and this task may
+            // run on one of NIO's loops (the global executor, strokes/main.swift), where a wait traps.
+            try await NIOThreadPool.singleton.runIfActive { live.openDevices() }
             sources.append(live)
         }
         let server: SocketServer

@@ -1,4 +1,6 @@
 import Logging
+import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// systemd's side of the lifecycle as a `Service` (`sd_notify(3)`, through `SystemdActivation`):
@@ -18,12 +20,23 @@ struct SystemdNotifier: Service, CustomStringConvertible {
             try? await cancelWhenGracefulShutdown {
                 while true {
                     SystemdActivation.notify("WATCHDOG=1")
-                    try await Task.sleep(for: .microseconds(interval))
+                    try await Self.sleep(microseconds: Int64(interval))
                 }
             }
         } else {
             try? await gracefulShutdown()
         }
         SystemdActivation.notify("STOPPING=1")
+    }
+
+    /// Sleeps on one of NIO's event loops. Not `Task.sleep`: that goes through libdispatch, whose
+    /// pool monitor would then wake the process every second for good (docs/performance.md, "Idle").
+    static func sleep(microseconds: Int64) async throws {
+        let scheduled = MultiThreadedEventLoopGroup.singleton.next().scheduleTask(in: .microseconds(microseconds)) {}
+        try await withTaskCancellationHandler {
+            try await scheduled.futureResult.get()
+        } onCancel: {
+            scheduled.cancel()
+        }
     }
 }
