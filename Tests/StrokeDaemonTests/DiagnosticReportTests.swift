@@ -49,30 +49,15 @@ struct CapturingLogHandler: LogHandler {
     /// A 10-slot touchscreen: one contact, then `hostile` frames that each select slots 12 and 14,
     /// send a position for the invalid slot and an X beyond the axis, then a lift.
     static func hostileRecording(hostile: Int) -> Recording {
-        let description = DeviceDescription(
-            name: "hostile screen", id: InputID(bustype: 3, vendor: 1, product: 2, version: 3),
-            properties: [InputProperty.direct], codes: [.key: [KeyCode.btnTouch]],
-            absInfo: [
-                AbsCode.x: AbsInfo(minimum: 0, maximum: 1000), AbsCode.y: AbsInfo(minimum: 0, maximum: 1000),
-                AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9), AbsCode.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535),
-                AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 1000), AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 1000),
-            ])
-        var events: [InputEvent] = []
-        var t: Int64 = 1_000_000
-        func frame(_ body: [(UInt16, Int32)]) {
-            for (code, value) in body { events.append(InputEvent(time: Timestamp(microseconds: t), type: .abs, code: code, value: value)) }
-            events.append(InputEvent(time: Timestamp(microseconds: t), type: .syn, code: SynCode.report, value: 0))
-            t += 10_000
-        }
-        frame([(AbsCode.mtSlot, 0), (AbsCode.mtTrackingID, 1), (AbsCode.mtPositionX, 100), (AbsCode.mtPositionY, 100)])
+        var frames: [[(UInt16, Int32)]] = [[(AbsCode.mtSlot, 0), (AbsCode.mtTrackingID, 1), (AbsCode.mtPositionX, 100), (AbsCode.mtPositionY, 100)]]
         for i in 0..<hostile {
-            frame([
+            frames.append([
                 (AbsCode.mtSlot, 12), (AbsCode.mtPositionX, 5), (AbsCode.mtSlot, 14), (AbsCode.mtSlot, 0),
                 (AbsCode.mtPositionX, 5000 + Int32(i)),
             ])
         }
-        frame([(AbsCode.mtTrackingID, -1)])
-        return Recording(format: .evemu(major: 1, minor: 3), devices: [RecordedDevice(description: description, events: events)])
+        frames.append([(AbsCode.mtTrackingID, -1)])
+        return TestRecordings.recording("hostile screen", frames: frames)
     }
 
     /// A recording cut off mid-frame is the file's fault: logged once when the daemon starts

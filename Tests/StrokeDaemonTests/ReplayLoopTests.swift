@@ -14,25 +14,11 @@ import Testing
     /// Two fingers, the second on slot 1, both still down at the end. The first frame selects no
     /// slot: the kernel starts at slot 0.
     static func fingersLeftDown() -> Recording {
-        let description = DeviceDescription(
-            name: "loop screen", id: InputID(bustype: 3, vendor: 1, product: 2, version: 3),
-            properties: [InputProperty.direct], codes: [.key: [KeyCode.btnTouch]],
-            absInfo: [
-                AbsCode.x: AbsInfo(minimum: 0, maximum: 1000), AbsCode.y: AbsInfo(minimum: 0, maximum: 1000),
-                AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9), AbsCode.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535),
-                AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 1000), AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 1000),
-            ])
-        var events: [InputEvent] = []
-        var t: Int64 = 1_000_000
-        func frame(_ body: [(UInt16, Int32)]) {
-            for (code, value) in body { events.append(InputEvent(time: Timestamp(microseconds: t), type: .abs, code: code, value: value)) }
-            events.append(InputEvent(time: Timestamp(microseconds: t), type: .syn, code: SynCode.report, value: 0))
-            t += 10_000
-        }
-        frame([(AbsCode.mtTrackingID, 1), (AbsCode.mtPositionX, 100), (AbsCode.mtPositionY, 100)])
-        frame([(AbsCode.mtSlot, 1), (AbsCode.mtTrackingID, 2), (AbsCode.mtPositionX, 500), (AbsCode.mtPositionY, 500)])
-        frame([(AbsCode.mtPositionX, 510)])
-        return Recording(format: .evemu(major: 1, minor: 3), devices: [RecordedDevice(description: description, events: events)])
+        TestRecordings.recording("loop screen", frames: [
+            [(AbsCode.mtTrackingID, 1), (AbsCode.mtPositionX, 100), (AbsCode.mtPositionY, 100)],
+            [(AbsCode.mtSlot, 1), (AbsCode.mtTrackingID, 2), (AbsCode.mtPositionX, 500), (AbsCode.mtPositionY, 500)],
+            [(AbsCode.mtPositionX, 510)],
+        ])
     }
 
     @Test func eachRoundStartsFromTheRecordingsFirstState() async throws {
