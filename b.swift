@@ -1,2 +1,0 @@
-import Glibc
-@main struct M { static func main() async { await Task.yield(); while true { pause() } } }
