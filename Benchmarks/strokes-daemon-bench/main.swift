@@ -1,6 +1,6 @@
 // Measures the daemon end to end over real Unix sockets, in one process. Run in release:
 //
-//     swift run -c release strokes-daemon-bench [--quick] [--fanout] [--rounds N]
+//     swift run -c release strokes-daemon-bench [--quick] [--fanout] [--rounds N] [--clients 1|10|100]
 //
 // For 1, 10 and 100 subscribed clients (each on its own thread, reading as fast as it can), it
 // plays the bundled 10-finger recording (01, 16 593 events, 4 231 stroke events):
@@ -11,7 +11,7 @@
 //   its message count), for the same number of clients: strokes and C p50 / p99 and their ratios;
 //   with 1 client, the daemon's CPU per frame (its event-loop thread's getrusage over the round)
 //   beside the C peer's writer thread's (its scheduler time, from /proc) on the same schedule;
-//   `--fanout` runs only this and the flat-out figures;
+//   `--fanout` runs only this and the flat-out figures; `--clients N` only N clients;
 // - at the recorded pace: latency from the frame entering the daemon (before decoding) to each
 //   client having read the resulting line, p50 / p99 / max over every (event, client) pair;
 // - with 10 clients plus one that never reads: the same latency, to show the stalled one does not
@@ -50,29 +50,6 @@ func cpuSeconds() -> Double {
     getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
     return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
         + Double(usage.ru_stime.tv_usec) / 1e6
-}
-
-/// `"seq":N` of a line, without a JSON parser.
-func seq(of line: Substring.UTF8View) -> Int? {
-    let key = Array("\"seq\":".utf8)
-    var it = line.startIndex
-    outer: while it != line.endIndex {
-        var j = it
-        for k in key {
-            guard j != line.endIndex, line[j] == k else {
-                it = line.index(after: it)
-                continue outer
-            }
-            j = line.index(after: j)
-        }
-        var n = 0
-        while j != line.endIndex, line[j] >= 48, line[j] <= 57 {
-            n = n * 10 + Int(line[j] - 48)
-            j = line.index(after: j)
-        }
-        return n
-    }
-    return nil
 }
 
 final class Bench: @unchecked Sendable {
@@ -114,26 +91,41 @@ final class Bench: @unchecked Sendable {
         injected = Array(repeating: 0, count: 1)
     }
 
+    /// What each frame of a round did, recorded on the loop: its recorded time, the seq before and
+    /// after it, and when the loop started on it. Touched only on the loop until the round ends.
+    final class Played: @unchecked Sendable {
+        var frames: [(time: Int64, before: Int, after: Int, at: Int64)] = []
+    }
+
     /// Plays one round; paced at the recorded rate or flat out. Returns the last seq.
+    ///
+    /// Each frame is handed to the loop with one `execute`, as the evdev reader thread hands it a
+    /// read's batch, and not waited for: the loop thread's cost per frame is the daemon's alone,
+    /// with no promise to complete and no waiting thread to wake.
     func play(paced: Bool, speed: Double = 1) throws -> Int {
         let start = monotonicMicros()
         let first = steps.first ?? 0
         let source = self.source
         let daemon = self.daemon
-        var lastSeq = 0
-        schedule.removeAll(keepingCapacity: true)
+        let played = Played()
+        played.frames.reserveCapacity(steps.count)
         for t in steps {
             if paced {
                 let due = start + Int64(Double(t - first) / speed)
                 let wait = due - monotonicMicros()
                 if wait > 0 { usleep(UInt32(wait)) }
             }
-            let (before, after, at) = try daemon.loop.submit { () -> (Int, Int, Int64) in
+            daemon.loop.execute {
                 let at = monotonicMicros()
                 let before = Int(daemon.hub.seq)
                 source.advance(1)
-                return (before, Int(daemon.hub.seq), at)
-            }.wait()
+                played.frames.append((t, before, Int(daemon.hub.seq), at))
+            }
+        }
+        let frames = try daemon.loop.submit { played.frames }.wait()
+        schedule.removeAll(keepingCapacity: true)
+        var lastSeq = 0
+        for (t, before, after, at) in frames {
             if injected.count <= after { injected += Array(repeating: 0, count: after - injected.count + 1) }
             for s in (before + 1)..<(after + 1) { injected[s] = at }
             schedule.append((t, after - before))
@@ -144,6 +136,12 @@ final class Bench: @unchecked Sendable {
 }
 
 /// A client thread: subscribes, then records the receive time of every seq until `until`.
+///
+/// After the handshake (through `LineSocket`) it reads the way `c_fanout.c`'s reader threads do,
+/// so that both sides of the comparison pay the same client: one blocking `read` into a 64 KiB
+/// buffer per wake-up (no `poll` before it), lines split on `\n` in place, the `seq` found by a
+/// byte scan (no `String` per line), the clock read once per line. `SO_RCVTIMEO` bounds a read
+/// at 30 s instead of a `poll` per read.
 final class Reader: @unchecked Sendable {
     let socket: LineSocket
     var received: [(Int, Int64)] = []
@@ -158,18 +156,63 @@ final class Reader: @unchecked Sendable {
             _ = try socket.readLine(timeout: 5)  // reply
             _ = try socket.readLine(timeout: 5)  // snapshot
         }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(socket.fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     func start() {
         Thread { [self] in
-            while let line = try? socket.readLine(timeout: 30) {
-                guard let s = seq(of: line.utf8[...]) else { continue }
-                received.append((s, monotonicMicros()))
-                if s >= until { break }
+            let fd = socket.fd
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            var have = 0
+            reading: while true {
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + have, $0.count - have) }
+                guard n > 0 else { break }
+                have += n
+                var start = 0
+                let stop: Bool = buffer.withUnsafeBytes { raw in
+                    let bytes = raw.bindMemory(to: UInt8.self)
+                    for i in start..<have where bytes[i] == UInt8(ascii: "\n") {
+                        if let s = seq(in: bytes, from: start, to: i) {
+                            received.append((s, monotonicMicros()))
+                            if s >= until { return true }
+                        }
+                        start = i + 1
+                    }
+                    return false
+                }
+                if stop { break reading }
+                if start > 0 {
+                    buffer.withUnsafeMutableBytes { raw in
+                        raw.baseAddress!.copyMemory(from: raw.baseAddress! + start, byteCount: have - start)
+                    }
+                    have -= start
+                }
             }
             done.signal()
         }.start()
     }
+}
+
+/// `"seq":N` in `bytes[from..<to]`, without a JSON parser.
+func seq(in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+    let key: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (34, 115, 101, 113, 34, 58)  // "seq":
+    var i = from
+    while i + 6 <= to {
+        if bytes[i] == key.0, bytes[i + 1] == key.1, bytes[i + 2] == key.2, bytes[i + 3] == key.3, bytes[i + 4] == key.4,
+            bytes[i + 5] == key.5
+        {
+            var j = i + 6
+            var n = 0
+            while j < to, bytes[j] >= 48, bytes[j] <= 57 {
+                n = n * 10 + Int(bytes[j] - 48)
+                j += 1
+            }
+            return n
+        }
+        i += 1
+    }
+    return nil
 }
 
 func percentile(_ sorted: [Int64], _ p: Double) -> Int64 {
@@ -350,7 +393,10 @@ func run() async throws {
     let peer = quick ? nil : CFanout.build()
     var fanout: [(clients: Int, p50: Int64, p99: Int64, c50: Int64, c99: Int64)] = []
     say("strokes-daemon-bench: recording 01 (16 593 events, 2 025 frames, 24.1 s), release build, \(ProcessInfo.processInfo.activeProcessorCount) cores")
-    for (clients, stalled) in [(1, false), (10, false), (100, false), (10, true)] where !(fanoutOnly && stalled) {
+    let only = CommandLine.arguments.firstIndex(of: "--clients").flatMap { i in
+        CommandLine.arguments.dropFirst(i + 1).first.flatMap { Int($0) } }
+    for (clients, stalled) in [(1, false), (10, false), (100, false), (10, true)]
+    where !(fanoutOnly && stalled) && (only == nil || (only == clients && !stalled)) {
         let bench = try await Bench(recordingPath: recording)
         defer { unlink(bench.path) }
         let readers = try (0..<clients).map { _ in try Reader(path: bench.path) }
