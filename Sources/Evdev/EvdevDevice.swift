@@ -9,7 +9,8 @@ import Glibc
 #endif
 
 /// A live input device read through libevdev, with `CLOCK_MONOTONIC` timestamps. Not thread-safe:
-/// one reader thread owns it.
+/// one thread owns it. Either libevdev reads the node (`read(into:)`), or the owner reads it and
+/// hands each event to libevdev (`events(in:into:)`, `track`, `resync`).
 public final class EvdevDevice {
     public let path: String
     public let fd: Int32
@@ -154,6 +155,62 @@ public final class EvdevDevice {
             }
         }
     }
+
+    /// For a reader that reads the node itself (the daemon reads on its event loop): what libevdev
+    /// does with each event when it reads it (`libevdev_next_event`). The event is dropped when
+    /// libevdev's filter drops it (a code the device does not declare; a tracking ID that goes
+    /// from -1 to -1 or from one ID to another); otherwise libevdev's view of the device (slots,
+    /// keys, axes) takes it, and a later `resync` compares that view with the kernel's.
+    /// Returns whether the event is kept. Not for `read(into:)`'s events: libevdev took those.
+    public func track(_ event: InputEvent) -> Bool {
+        let type = UInt32(event.type.rawValue)
+        // The types libevdev keeps state for; it passes the others through when declared.
+        if event.type == .abs || event.type == .key || event.type == .led || event.type == .sw {
+            return libevdev_set_event_value(dev, type, UInt32(event.code), event.value) == 0
+        }
+        return libevdev_has_event_code(dev, type, UInt32(event.code)) == 1
+    }
+
+    /// After `SYN_DROPPED` among the events read from the node: libevdev's sync, as
+    /// `read(into:)` runs it. libevdev discards what the kernel still holds for this reader,
+    /// reads the device's state (`EVIOCGMTSLOTS`, `EVIOCGKEY`, `EVIOCGABS`) and appends its
+    /// difference from libevdev's view (`track`) as sync events, each frame ending with its
+    /// `SYN_REPORT`. The reader goes on reading the node afterwards.
+    public func resync(into out: inout [(event: InputEvent, sync: Bool)]) -> ReadOutcome {
+        var ev = input_event()
+        var flags = LIBEVDEV_READ_FLAG_FORCE_SYNC.rawValue
+        while true {
+            let rc: Int32
+            do {
+                rc = try Syscall.retryingNegatedErrno { libevdev_next_event(dev, flags, &ev) }
+            } catch .resourceTemporarilyUnavailable {
+                return .drained  // every sync event handed over
+            } catch .operationNotSupportedByDevice {  // ENODEV
+                return .removed
+            } catch {
+                return .failed(error)
+            }
+            if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue { out.append((EvdevDevice.event(ev), true)) }
+            } else {
+                flags = LIBEVDEV_READ_FLAG_SYNC.rawValue  // FORCE_SYNC answers with SYN_DROPPED itself
+            }
+        }
+    }
+
+    /// The events in `bytes` as `read(2)` returns them from an evdev node: whole `input_event`s
+    /// (the kernel never returns part of one).
+    public static func events(in bytes: UnsafeRawBufferPointer, into out: inout [InputEvent]) {
+        let size = MemoryLayout<input_event>.size
+        var offset = 0
+        while offset + size <= bytes.count {
+            out.append(event(bytes.loadUnaligned(fromByteOffset: offset, as: input_event.self)))
+            offset += size
+        }
+    }
+
+    /// The size of one event as the node returns it.
+    public static var eventSize: Int { MemoryLayout<input_event>.size }
 
     private static func event(_ ev: input_event) -> InputEvent {
         var copy = ev

@@ -13,7 +13,7 @@ import Glibc
 /// long-running part as a `Service` in one `ServiceGroup`, which ends them in a fixed order
 /// (docs/architecture.md, "Lifecycle"):
 ///
-/// 1. the sources stop (the live reader thread is woken and joined; the replay's timer is
+/// 1. the sources stop (the live devices' channels are closed; the replay's timer is
 ///    cancelled): no frame arrives after this;
 /// 2. every live stroke is cancelled (`shutdown`) and delivered; each client gets what it had
 ///    queued and `goodbye`, and is closed (`SocketServer`);
@@ -73,21 +73,22 @@ public struct DaemonService: Sendable {
         options.groupRequired = configuration.socketGroupConfigured
         let replay = try await loop.submit { try self.openReplay(daemon) }.get()
         var sources: [any Service] = replay.map { [$0] } ?? []
+        var live: EvdevSource?
         if configuration.replay == nil {
             // Live devices: opened (and seeded) before the socket exists, so that the first client's
             // snapshot already holds the contacts that were down at start.
-            let live = try EvdevSource(daemon: daemon, configuration: configuration, logger: logger)
-            // Off every event loop: it waits for the daemon's loop per device, and this task may
-            // run on one of NIO's loops (the global executor, strokes/main.swift), where a wait traps.
-            try await NIOThreadPool.singleton.runIfActive { live.openDevices() }
-            sources.append(live)
+            let source = EvdevSource(daemon: daemon, configuration: configuration, logger: logger)
+            live = source
+            try await source.openDevices()
+            sources.append(source)
         }
         let server: SocketServer
         do {
             server = try await SocketServer.start(daemon: daemon, options: options, logger: logger)
         } catch {
-            // Nothing runs yet but the replay's first timer; the live devices close with their source.
+            // Nothing runs yet but the replay's first timer or the live devices' channels.
             if let replay { try? await loop.submit { replay.stop() }.get() }
+            try? await live?.stop()
             throw error
         }
         var more: [any Service] = []
@@ -95,6 +96,7 @@ public struct DaemonService: Sendable {
             for listener in listeners { more.append(try await listener(daemon)) }
         } catch {
             if let replay { try? await loop.submit { replay.stop() }.get() }
+            try? await live?.stop()
             await server.stop()
             throw error
         }

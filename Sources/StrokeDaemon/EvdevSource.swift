@@ -5,96 +5,88 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import StrokeTracker
-import Synchronization
 import struct SystemPackage.Errno
 import SystemSupport
 
-/// Live touch devices (`/dev/input/event*`) read through libevdev on a reader thread, handed to
-/// the daemon's loop frame by frame.
+/// Live touch devices (`/dev/input/event*`), read on the daemon's event loop: each open device
+/// is a NIO channel on its node, and a frame goes from the kernel to the clients on one thread,
+/// with no hop between a reader and the loop.
 ///
+/// - libevdev opens and describes each device and keeps its view of the device's state: every
+///   event read goes through libevdev's filter and state (`EvdevDevice.track`), as when libevdev
+///   reads the node itself.
 /// - At start every touch device is opened (or those `selectors` name), its slot state seeded so
 ///   contacts already down are adopted.
 /// - Hotplug: inotify on `/dev/input` (`IN_CREATE`, and `IN_ATTRIB` because udev sets the
-///   permissions after the node appears). Chosen over a libudev monitor because it needs no
-///   netlink socket (the service allows `AF_UNIX` only), no udevd (initramfs, containers, the
-///   QEMU guest of the end-to-end tests) and no extra library.
+///   permissions after the node appears), itself a channel on the loop. Chosen over a libudev
+///   monitor because it needs no netlink socket (the service allows `AF_UNIX` only), no udevd
+///   (initramfs, containers, the QEMU guest of the end-to-end tests) and no extra library.
 /// - A device that reports `ENODEV` is closed and removed: its strokes are cancelled
 ///   (`deviceRemoved`) and the daemon goes on.
-/// - After `SYN_DROPPED`, libevdev's sync frames are decoded as a resync (strokes that ended or
+/// - After `SYN_DROPPED`, the rest of that read is discarded and libevdev syncs
+///   (`EvdevDevice.resync`); its sync frames are decoded as a resync (strokes that ended or
 ///   changed meanwhile are cancelled with `resync`; the others go on).
 public final class EvdevSource: Service {
-    private let daemon: Daemon
+    let daemon: Daemon
     private let configuration: DaemonConfiguration
-    private let logger: Logger
-    private let directory: String
-    /// The open devices and the reader's loop: filled by `openDevices()` before the reader runs,
-    /// then held by the reader thread for its whole life (it never contends).
-    private let reader: Mutex<Reader>
-    /// A pipe: a byte written wakes the reader thread's poll, and the thread ends.
-    private let wake: (read: Int32, write: Int32)
-    /// The reader thread: one, joined by its graceful shutdown at the end of `run()`.
-    private let thread = NIOThreadPool(numberOfThreads: 1)
+    let logger: Logger
+    let directory: String
+    /// The open devices' channels and the hotplug watch; on the loop only.
+    private let state: NIOLoopBoundBox<State>
 
-    public init(
-        daemon: Daemon, configuration: DaemonConfiguration, logger: Logger, directory: String = "/dev/input"
-    ) throws(Errno) {
+    struct State {
+        var devices: [DeviceID: (path: String, channel: Channel, reader: DeviceReader)] = [:]
+        var hotplug: Channel?
+        /// Set when the source stops: nothing more is opened.
+        var stopped = false
+    }
+
+    public init(daemon: Daemon, configuration: DaemonConfiguration, logger: Logger, directory: String = "/dev/input") {
         self.daemon = daemon
         self.configuration = configuration
         self.logger = logger
         self.directory = directory
-        var ends: [Int32] = [-1, -1]
-        _ = try Syscall.retrying { pipe(&ends) }  // pipe2 is not in Glibc's Swift overlay
-        for fd in ends { _ = try Syscall.retrying { fcntl(fd, F_SETFD, FD_CLOEXEC) } }
-        wake = (ends[0], ends[1])
-        reader = Mutex(Reader(directory: directory, wake: ends[0]))
+        state = .makeBoxSendingValue(State(), eventLoop: daemon.loop)
     }
 
-    deinit {
-        try? Syscall.closeDescriptor(wake.read)  // nothing uses the pipe any more: a failed close loses nothing
-        try? Syscall.closeDescriptor(wake.write)
-    }
-
-    /// Opens the devices present now, so that once this returns their contacts are in the hub.
-    /// Call off the loop, before `run()`.
-    public func openDevices() {
-        reader.withLock { reader in
-            for path in EvdevSource.eventNodes(in: directory) { reader.tryOpen(path, source: self) }
-        }
-    }
-
-    /// Reads the devices on the reader thread until graceful shutdown (or cancellation), then
-    /// wakes the thread and joins it: when this returns, the last frames read have been handed
-    /// to the loop and no thread of this source is left.
-    public func run() async throws {
-        thread.start()
-        do {
-            try await withTaskCancellationOrGracefulShutdownHandler {
-                try await thread.runIfActive { [self] in
-                    try reader.withLock { reader in try reader.run(source: self) }
-                }
-            } onCancelOrGracefulShutdown: { [self] in
-                wakeReader()
+    /// Starts the hotplug watch, then opens the devices present now (a node made in between is
+    /// seen by both, and opened once); when this returns their contacts are in the hub.
+    public func openDevices() async throws {
+        try await daemon.loop.flatSubmit { [self] in
+            startHotplugWatch().map { [self] in
+                for path in EvdevSource.eventNodes(in: directory) { open(path) }
             }
-        } catch {
-            try await thread.shutdownGracefully()
-            throw error
-        }
-        try await thread.shutdownGracefully()
+        }.get()
     }
 
-    /// Whether no reader thread holds the reader's state: before `run()`, and after it returned.
-    var readerIsIdle: Bool { reader.withLockIfAvailable { _ in true } ?? false }
-
-    /// Wakes the reader thread to end it. The pipe is empty or holds a byte or two, so the write
-    /// cannot block; its failure would leave the thread running, which must not pass unseen.
-    private func wakeReader() {
-        do {
-            var one: UInt8 = 1
-            _ = try Syscall.retrying { write(wake.write, &one, 1) }
-        } catch {
-            preconditionFailure("cannot wake the evdev reader thread: \(error)")
-        }
+    /// Serves until graceful shutdown (or cancellation), then closes every device and the
+    /// hotplug watch: when this returns, no channel of this source is left.
+    public func run() async throws {
+        try? await gracefulShutdown()  // thrown only for cancellation, which ends the same way
+        try await stop()
     }
+
+    /// Closes every device (without removing it from the hub: shutdown cancels its strokes) and
+    /// the hotplug watch.
+    public func stop() async throws {
+        try await daemon.loop.flatSubmit { [self] in
+            state.value.stopped = true
+            var closing = state.value.devices.values.map { device in
+                device.reader.quiet = true
+                return device.channel.close()
+            }
+            if let hotplug = state.value.hotplug { closing.append(hotplug.close()) }
+            state.value.devices.removeAll()
+            state.value.hotplug = nil
+            return EventLoopFuture.andAllComplete(closing, on: daemon.loop)
+        }.get()
+    }
+
+    /// How many devices are open; on the loop only.
+    var openCount: Int { state.value.devices.count }
+
+    /// Whether the hotplug watch is open; on the loop only.
+    var watching: Bool { state.value.hotplug != nil }
 
     /// `/dev/input/event*`, in numeric order.
     public static func eventNodes(in directory: String = "/dev/input") -> [String] {
@@ -114,85 +106,115 @@ public final class EvdevSource: Service {
         return configuration.devices.contains { DeviceSelector($0).matches(path: path, name: d.name) }
     }
 
-    /// Adds an opened device to the daemon (on its loop, waited for) and seeds the contacts and
-    /// tool already down; nil when the daemon refused it.
-    func add(_ device: EvdevDevice) -> DeviceID? {
+    /// Opens `path` if it is a touch device strokes serves and not open yet: adds it to the
+    /// daemon, seeds the contacts and tool already down, and reads it from then on. On the loop.
+    func open(_ path: String) {
+        guard !state.value.stopped, !state.value.devices.values.contains(where: { $0.path == path }) else { return }
+        let device: EvdevDevice
+        do {
+            device = try EvdevDevice(path: path)
+        } catch {
+            logger.debug("not opened: \(error)")
+            return
+        }
+        guard wanted(path, device.description), let id = add(device) else { return }
+        let descriptor: Int32
+        do {
+            // NIO closes what it is given; libevdev keeps the device's own descriptor (the same
+            // open file: one kernel buffer, one grab).
+            descriptor = try Syscall.retrying { dup(device.fd) }
+        } catch {
+            logger.error("\(path): cannot read it: dup: \(error)")
+            daemon.removeDevice(id, time: MonotonicClock.now())
+            return
+        }
+        let reader = NIOLoopBound(DeviceReader(device: device, id: id, source: self), eventLoop: daemon.loop)
+        let bootstrap = NIOPipeBootstrap(group: daemon.loop)
+            // Whole events per read, as many as a frame of every slot of a large device holds.
+            .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: EvdevDevice.eventSize * 512))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(reader.value) }
+            }
+        let future = bootstrap.takingOwnershipOfDescriptor(input: descriptor)
+        future.whenSuccess { [self] channel in
+            if state.value.stopped {
+                reader.value.quiet = true
+                channel.close(promise: nil)
+            } else {
+                state.value.devices[id] = (path, channel, reader.value)
+            }
+        }
+        future.whenFailure { [self] error in
+            try? Syscall.closeDescriptor(descriptor)  // still ours when the bootstrap failed
+            logger.error("\(path): cannot read it: \(error)")
+            daemon.removeDevice(id, time: MonotonicClock.now())
+        }
+    }
+
+    /// Adds an opened device to the daemon and seeds the contacts and tool already down; nil when
+    /// the daemon refused it. On the loop.
+    private func add(_ device: EvdevDevice) -> DeviceID? {
         let path = device.path
         if configuration.grab {
             do { try device.grab(true) } catch { logger.warning("\(error)") }
         }
-        let daemon = self.daemon
         let description = device.description
-        let calibration = configuration.calibration(path: path, name: description.name)
-        let jumps = configuration.jumpSetting(path: path, name: description.name)
-        let group = DeviceGroup.key(eventNode: path, bustype: description.id.bustype, vendor: description.id.vendor)
-        let arbitration = configuration.touchArbitration(path: path, name: description.name)
-        let gestures = configuration.gestureConfiguration(path: path, description: description)
         let (slots, current) = device.slotStates()
         let now = MonotonicClock.now()
         let toolSeed = device.toolSeedEvents(time: now)
         do {
-            return try daemon.loop.submit {
-                let id = try daemon.addDevice(
-                    path: path, description: description, calibration: calibration, group: group, arbitration: arbitration,
-                    jumps: jumps, gestures: gestures)
-                if !slots.isEmpty {
-                    daemon.process(
-                        Frame.seed(slots: slots, currentSlot: current, time: now), origin: .seed, device: id)
-                }
-                if !toolSeed.isEmpty { daemon.process(Frame(events: toolSeed, time: now), origin: .seed, device: id) }
-                return id
-            }.wait()
+            let id = try daemon.addDevice(
+                path: path, description: description,
+                calibration: configuration.calibration(path: path, name: description.name),
+                group: DeviceGroup.key(eventNode: path, bustype: description.id.bustype, vendor: description.id.vendor),
+                arbitration: configuration.touchArbitration(path: path, name: description.name),
+                jumps: configuration.jumpSetting(path: path, name: description.name),
+                gestures: configuration.gestureConfiguration(path: path, description: description))
+            if !slots.isEmpty {
+                daemon.process(Frame.seed(slots: slots, currentSlot: current, time: now), origin: .seed, device: id)
+            }
+            if !toolSeed.isEmpty { daemon.process(Frame(events: toolSeed, time: now), origin: .seed, device: id) }
+            return id
         } catch {
             logger.warning("\(path): not added: \(error)")
             return nil
         }
     }
 
-    /// Hands frames read from a device to the daemon's loop: one hop per read, not per frame.
-    func deliver(_ work: [(Frame, Bool)], device id: DeviceID) {
-        let daemon = self.daemon
-        daemon.loop.execute {
-            for (frame, resync) in work {
-                if resync {
-                    daemon.process(frame, origin: .resync, device: id)
-                } else {
-                    daemon.process(.frame(frame), device: id)
-                }
-            }
-        }
+    /// A device's channel closed: unless the source closed it, the device is gone. On the loop.
+    func closed(_ reader: DeviceReader) {
+        guard !reader.quiet else { return }
+        state.value.devices[reader.id] = nil
+        daemon.removeDevice(reader.id, time: MonotonicClock.now())
     }
 
-    func removed(_ id: DeviceID) {
-        let daemon = self.daemon
-        let now = MonotonicClock.now()
-        daemon.loop.execute { daemon.removeDevice(id, time: now) }
-    }
-
-    func warning(_ message: String) { logger.warning("\(message)") }
-    func error(_ message: String) { logger.error("\(message)") }
-    func debug(_ message: String) { logger.debug("\(message)") }
-
-    /// Complete frames from what was read, each marked whether it is a resync frame: sync events
-    /// form frames of their own, and the frame a drop interrupted is void (libevdev's sync
-    /// replaces it).
-    static func frames(
-        from events: [(event: InputEvent, sync: Bool)], assembler: inout FrameAssembler, syncEvents: inout [InputEvent]
-    ) -> [(Frame, Bool)] {
-        var out: [(Frame, Bool)] = []
-        for (e, sync) in events {
-            if sync {
-                if e.isSynReport {
-                    out.append((Frame(events: syncEvents, time: e.time), true))
-                    syncEvents.removeAll()
-                } else if e.type != .syn {
-                    syncEvents.append(e)
-                }
-                assembler = FrameAssembler()
-                continue
-            }
-            if let input = assembler.feed(e), case .frame(let f) = input { out.append((f, false)) }
+    /// inotify on the directory for new nodes and for nodes udev has just made readable; without
+    /// it (a warning says why) the devices present at start are served and no others.
+    private func startHotplugWatch() -> EventLoopFuture<Void> {
+        let fd: Int32
+        do {
+            fd = try Syscall.retrying { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
+        } catch {
+            logger.warning("no hotplug: inotify: \(error)")
+            return daemon.loop.makeSucceededVoidFuture()
         }
-        return out
+        do {
+            _ = try Syscall.retrying { inotify_add_watch(fd, directory, UInt32(IN_CREATE | IN_ATTRIB)) }
+        } catch {
+            logger.warning("no hotplug: cannot watch \(directory): \(error)")
+        }
+        let watch = NIOLoopBound(HotplugWatch(source: self), eventLoop: daemon.loop)
+        return NIOPipeBootstrap(group: daemon.loop)
+            // A record is at most `inotify_event` and a name of NAME_MAX + 1 bytes.
+            .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 4096))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(watch.value) }
+            }
+            .takingOwnershipOfDescriptor(input: fd)
+            .map { [self] channel in state.value.hotplug = channel }
+            .flatMapErrorThrowing { [self] error in
+                try? Syscall.closeDescriptor(fd)  // still ours when the bootstrap failed
+                logger.warning("no hotplug: \(error)")
+            }
     }
 }

@@ -43,28 +43,26 @@ import Testing
         try? FileManager.default.removeItem(atPath: d.directory)
     }
 
-    /// The live source's reader thread runs while the service does, and is woken and joined by
-    /// graceful shutdown: when `run()` returns, no thread holds the reader.
-    @Test(.timeLimit(.minutes(1))) func evdevSourceWakesAndJoinsItsReaderThread() async throws {
+    /// The live source's channels (here the hotplug watch: no device can be made on this
+    /// machine) are open on the daemon's loop while the service runs, and closed when it returns.
+    @Test(.timeLimit(.minutes(1))) func evdevSourceClosesItsChannelsWhenItStops() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-input-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let daemon = Daemon(loop: group.next(), settings: .init(), logger: Logger(label: "test"))
-        let source = try EvdevSource(daemon: daemon, configuration: DaemonConfiguration(), logger: Logger(label: "test"), directory: directory)
-        source.openDevices()
-        #expect(source.readerIsIdle)
+        let source = EvdevSource(daemon: daemon, configuration: DaemonConfiguration(), logger: Logger(label: "test"), directory: directory)
+        #expect(try await daemon.loop.submit { source.watching }.get() == false)
+        try await source.openDevices()
+        #expect(try await daemon.loop.submit { source.watching }.get())
         let services = ServiceGroup(services: [source], logger: Logger(label: "test"))
         async let ran: Void = services.run()
-        var started = false
-        for _ in 0..<2000 where !started {
-            started = !source.readerIsIdle
-            if !started { try await Task.sleep(for: .milliseconds(5)) }
-        }
-        #expect(started, "the reader thread never ran")
         await services.triggerGracefulShutdown()
         try await ran
-        #expect(source.readerIsIdle)
+        #expect(try await daemon.loop.submit { source.watching || source.openCount > 0 }.get() == false)
+        // Nothing is opened once stopped, even a node that appears.
+        try await daemon.loop.submit { source.open(directory + "/event0") }.get()
+        #expect(try await daemon.loop.submit { source.openCount }.get() == 0)
         try await group.shutdownGracefully()
     }
 
@@ -84,8 +82,10 @@ import Testing
             #expect(file >= 0)
             close(file)
         }
-        let read = try EvdevSource.Reader.drainInotify(fd)
-        #expect(read == names)
-        #expect(try EvdevSource.Reader.drainInotify(fd) == [])
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        #expect(n > 0)
+        #expect(buffer.withUnsafeBytes { EvdevSource.inotifyNames(in: UnsafeRawBufferPointer(rebasing: $0[..<max(n, 0)])) } == names)
+        #expect(buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } == -1)  // EAGAIN: nothing more
     }
 }
