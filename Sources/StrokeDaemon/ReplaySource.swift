@@ -139,7 +139,7 @@ public final class ReplaySource: @unchecked Sendable {
 
     /// As fast as possible. A task that reschedules itself at once would starve the loop's I/O
     /// (NIO runs ready tasks until there are none before it polls), so a feeder thread hands the
-    /// loop one batch at a time and waits for it, as a device reader thread does.
+    /// loop one batch at a time and waits for it.
     private func runFlatOut() {
         let loop = daemon.loop
         DispatchQueue(label: "strokes.replay").async { [self] in
