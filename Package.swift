@@ -185,7 +185,7 @@ let package = Package(
             name: "StrokeDaemonTests",
             dependencies: [
                 "StrokeDaemon", "StrokeClient", "StrokeProtocol", "StrokeTracker", "StrokeRecording", "StrokeReplay", "InputCore",
-                "GestureRecognizer",
+                "GestureRecognizer", "Evdev",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

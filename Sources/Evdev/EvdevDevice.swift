@@ -64,9 +64,21 @@ public final class EvdevDevice {
         description = EvdevDevice.describe(dev)
     }
 
+    /// A device with no node that declares what `description` declares, for tests of `track`:
+    /// libevdev's filter and state without a device. Nothing can be read from it.
+    init?(unopened description: DeviceDescription) {
+        guard let dev = Libevdev.make(declaring: description) else { return nil }
+        path = "(no node)"
+        fd = -1
+        self.dev = dev
+        self.description = EvdevDevice.describe(dev)
+    }
+
     deinit {
         libevdev_free(dev)
-        try? Syscall.closeDescriptor(fd)  // nothing to do about a failed close of a device being let go
+        if fd >= 0 {
+            try? Syscall.closeDescriptor(fd)  // nothing to do about a failed close of a device being let go
+        }
     }
 
     /// The physical path the kernel reports (`EVIOCGPHYS`), empty when it has none.

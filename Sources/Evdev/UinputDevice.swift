@@ -40,32 +40,8 @@ public final class UinputDevice {
     /// report it), which is what groups a pen and its touch sibling into one hardware. uinput has
     /// no way to set `uniq` (no `UI_SET_UNIQ`): a uinput device's `uniq` is always empty.
     public init(description: DeviceDescription, phys: String? = nil) throws {
-        guard let dev = libevdev_new() else { throw Error(what: "libevdev_new", errno: .noMemory) }
+        guard let dev = Libevdev.make(declaring: description) else { throw Error(what: "libevdev_new", errno: .noMemory) }
         self.dev = dev
-        libevdev_set_name(dev, description.name.isEmpty ? "strokes virtual device" : description.name)
-        libevdev_set_id_bustype(dev, Int32(description.id.bustype))
-        libevdev_set_id_vendor(dev, Int32(description.id.vendor))
-        libevdev_set_id_product(dev, Int32(description.id.product))
-        libevdev_set_id_version(dev, Int32(description.id.version))
-        for property in description.properties.sorted() {
-            _ = libevdev_enable_property(dev, UInt32(property))
-        }
-        for (type, codes) in description.codes.sorted(by: { $0.key < $1.key }) where type != .syn {
-            // EV_REP carries values, not capabilities; uinput devices repeat with the kernel's defaults.
-            if type == .rep { continue }
-            _ = libevdev_enable_event_type(dev, UInt32(type.rawValue))
-            for code in codes.sorted() {
-                if type == .abs {
-                    let a = description.absInfo[code] ?? AbsInfo(minimum: 0, maximum: 0)
-                    var info = input_absinfo(
-                        value: a.value, minimum: a.minimum, maximum: a.maximum, fuzz: 0, flat: a.flat,
-                        resolution: a.resolution)
-                    _ = libevdev_enable_event_code(dev, UInt32(type.rawValue), UInt32(code), &info)
-                } else {
-                    _ = libevdev_enable_event_code(dev, UInt32(type.rawValue), UInt32(code), nil)
-                }
-            }
-        }
         var fd = Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue)
         if let phys {
             // libevdev (1.13) hands uinput no phys, even after libevdev_set_phys: set it on a
