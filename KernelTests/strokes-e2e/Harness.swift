@@ -119,6 +119,19 @@ final class DaemonProcess {
 
     func signal(_ sig: Int32) { child.signal(sig) }
 
+    /// Context switches of each of the daemon's threads (`/proc/PID/task/*/status`, voluntary
+    /// plus involuntary), by thread id: a thread that wakes up switches at least once.
+    func contextSwitches() -> [String: Int] {
+        var out: [String: Int] = [:]
+        let tasks = "/proc/\(child.pid)/task"
+        for tid in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
+            guard let status = try? String(contentsOfFile: tasks + "/" + tid + "/status", encoding: .utf8) else { continue }
+            out[tid] = status.split(separator: "\n").filter { $0.contains("ctxt_switches:") }
+                .compactMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }.reduce(0, +)
+        }
+        return out
+    }
+
     /// SIGTERM, then waits; SIGKILL after `timeout` seconds. Returns the exit status.
     @discardableResult
     func stop(timeout: Double = 20) -> Int32 {

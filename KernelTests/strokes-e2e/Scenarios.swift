@@ -142,6 +142,30 @@ final class Scenarios {
             + "evemu-device + evemu-play of the evemu capture: \(again)"
     }
 
+    /// With a live device open, a client subscribed and nothing touching, no thread of the daemon
+    /// wakes up (issue 14: 0 wake-ups idle): the device is read on the loop, which sleeps in
+    /// `epoll_wait` with no timer armed.
+    func idleWithADevice(_ file: String) throws -> String {
+        let screen = try recording(file).devices[0].description
+        let mark = client.count
+        let uinput = try UinputDevice(description: screen)
+        let (id, _) = try client.deviceAdded(name: screen.name, after: mark)
+        try uinput.writeFrame(down(0, 700, 1000, 1000) + touch(true))
+        try uinput.writeFrame(move(0, 1100))
+        try uinput.writeFrame(up(0) + touch(false))
+        try client.waitFor("the stroke's end", timeout: 30) { $0.contains { $0.type == "ended" && $0.device == id } }
+        usleep(500_000)  // a gesture's settle time, any write still in flight
+        let before = daemon.contextSwitches()
+        sleep(3)
+        let after = daemon.contextSwitches()
+        uinput.destroy()
+        try client.deviceRemoved(id)
+        let woke = after.filter { before[$0.key] != $0.value }
+        try check(!before.isEmpty, "no thread of the daemon found in /proc")
+        try check(woke.isEmpty, "threads that woke while idle: \(woke.map { "\($0.key): \(before[$0.key] ?? 0) → \($0.value)" })")
+        return "\(before.count) threads, a device open and a client subscribed: no context switch in 3 s"
+    }
+
     /// Removes a device while fingers are down: their strokes are cancelled (`deviceRemoved`)
     /// before `deviceRemoved`, and the daemon goes on.
     func removalMidStroke(_ file: String) throws -> String {

@@ -70,6 +70,7 @@ if evemu {
     }
     run("record-round-trip \(fourFinger)") { try scenarios.recordRoundTrip(fourFinger) }
 }
+run("idle-with-a-device") { try scenarios.idleWithADevice(fourFinger) }
 run("device-removed-mid-stroke") { try scenarios.removalMidStroke(fourFinger) }
 run("syn-dropped-flood") { try scenarios.flood(tenFinger) }
 run("hotplug-second-device") { try scenarios.hotplug(pad: touchpad, screen: tenFinger) }
