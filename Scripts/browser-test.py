@@ -326,6 +326,33 @@ def check_resume(browser, directory, expected, transport, gaps=False):
         daemon.stop()
 
 
+def check_history_pages(browser, directory, expected, transport):
+    """A page that arrives after every stroke ended, on a daemon that keeps nothing to resume
+    from and answers `history` a page of one stroke at a time: the picture is whole only if the
+    page follows `cursor` to the last page."""
+    port = free_port()
+    daemon = Daemon(RECORDING_03, 0, port, directory, config="resume: 0\nhistoryPageBytes: 4096\n")
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/history", timeout=5) as r:
+                first = json.loads(r.read())
+            if "cursor" in first and not json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/live", timeout=5).read())["strokes"]:
+                break
+            if time.monotonic() > deadline:
+                raise Failure(f"history pages ({transport}): the daemon's history is not paged: {first}")
+            time.sleep(0.1)
+        browser.navigate(f"http://127.0.0.1:{port}/?transport={transport}")
+        what = f"history pages ({transport})"
+        state = wait_quiet(browser, expected, 30, what)
+        compare(state, expected, what)
+        if state["transport"] != transport or state["gaps"] == 0:
+            raise Failure(f"{what}: {state['transport']}, {state['gaps']} gaps")
+        return len(first["strokes"])
+    finally:
+        daemon.stop()
+
+
 def check_event_stream(browser, directory, expected):
     port = free_port()
     daemon = Daemon(RECORDING_03, 1, port, directory)
@@ -405,6 +432,9 @@ def run_tests():
         for transport in ("ws", "sse"):
             drops, gaps = check_resume(browser, directory, expected, transport, gaps=True)
             print(f"browser: gapTooOld ({transport}): {drops} dropped connections, {gaps} gaps, made whole by snapshot and history")
+        for transport in ("ws", "sse"):
+            per_page = check_history_pages(browser, directory, expected, transport)
+            print(f"browser: history pages ({transport}): {len(expected)} completed strokes, {per_page} per page, all drawn")
         check_event_stream(browser, directory, expected)
         print(f"browser: event stream: {len(expected)} strokes equal strokes replay")
         pen, hover = check_pen(browser, directory)

@@ -224,7 +224,11 @@
           }
           pendingResume = null;
         }
-        if (m.request === "history") for (const o of m.strokes) insertStroke(o);
+        if (m.request === "history") {
+          for (const o of m.strokes) insertStroke(o);
+          // One page per reply (historyPageBytes): follow the cursor to the last page.
+          if (m.cursor) send({ request: "history", cursor: m.cursor });
+        }
         return;
       case "snapshot":
         if (awaitingSnapshotAfterGap) settleAfterGap(m);
@@ -408,11 +412,15 @@
       .catch(() => {});
   }
 
-  function fetchHistory() {
-    fetch(withToken(new URL("history", location.href)))
+  // Every page of the completed strokes, following `cursor` to the last.
+  function fetchHistory(cursor) {
+    const url = withToken(new URL("history", location.href));
+    if (cursor) url.searchParams.set("cursor", cursor);
+    fetch(url)
       .then((r) => r.json())
       .then((body) => {
         for (const o of body.strokes || []) insertStroke(o);
+        if (body.cursor) fetchHistory(body.cursor);
       })
       .catch(() => {});
   }
