@@ -9,10 +9,18 @@ struct GestureTimer {
 }
 
 extension Daemon {
+    /// How fast `device`'s clock runs against real time: a recording replayed at speed 4 reaches
+    /// a hold's deadline, 400 ms ahead on its clock, 100 ms from now. 1 unless set (live devices).
+    public func setClockRate(_ rate: Double, of device: DeviceID) {
+        precondition(rate > 0 && rate.isFinite, "a clock rate is positive and finite")
+        clockRates[device] = rate == 1 ? nil : rate
+    }
+
     /// Arms, moves or disarms `device`'s gesture timer to match its recogniser's deadline (a
     /// hold's timeout: it must fire with no frame coming). The deadline is in the device's clock,
-    /// so the delay is counted from the device's last frame. Nothing is armed while no finger is
-    /// down, so an idle daemon still never wakes up. Per frame this is two dictionary reads.
+    /// so the delay is counted from the device's last frame, at the device's clock rate. Nothing
+    /// is armed while no finger is down, so an idle daemon still never wakes up. Per frame this is
+    /// two dictionary reads.
     func armGestureTimer(_ device: DeviceID) {
         let deadline = hub.gestureDeadline(of: device)
         let armed = gestureTimers[device]
@@ -22,7 +30,9 @@ extension Daemon {
             gestureTimers[device] = nil
             return
         }
-        let delay = TimeAmount.microseconds(max(deadline.microseconds - last.microseconds, 0))
+        let ahead = max(deadline.microseconds - last.microseconds, 0)
+        let rate = clockRates[device] ?? 1
+        let delay = TimeAmount.microseconds(rate == 1 ? ahead : Int64((Double(ahead) / rate).rounded(.up)))
         let task = loop.scheduleTask(in: delay) { [self] in gestureTimerFired(device, deadline: deadline) }
         gestureTimers[device] = GestureTimer(deadline: deadline, task: task)
     }

@@ -52,6 +52,10 @@ public final class Daemon: Sendable {
         get { _state.value.gestureTimers }
         _modify { yield &_state.value.gestureTimers }
     }
+    var clockRates: [DeviceID: Double] {
+        get { _state.value.clockRates }
+        _modify { yield &_state.value.clockRates }
+    }
     private var batch: [Broadcast] {
         get { _batch.value }
         _modify { yield &_batch.value }
@@ -69,6 +73,8 @@ public final class Daemon: Sendable {
         var diagnosticLog = DiagnosticLog()
         /// Each device's armed gesture timer and the deadline it is for (`Daemon+Gestures.swift`).
         var gestureTimers: [DeviceID: GestureTimer] = [:]
+        /// How fast a device's clock runs against real time, where not 1 (`setClockRate`).
+        var clockRates: [DeviceID: Double] = [:]
     }
 
     private let _settings: NIOLoopBoundBox<Settings>
@@ -166,6 +172,7 @@ public final class Daemon: Sendable {
     }
 
     public func removeDevice(_ device: DeviceID, time: Timestamp?) {
+        clockRates[device] = nil
         batch.removeAll(keepingCapacity: true)
         hub.removeDevice(device, time: time, into: &batch)
         logger.info("device removed", metadata: ["device": "\(device)"])

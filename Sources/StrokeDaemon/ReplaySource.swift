@@ -63,6 +63,8 @@ public final class ReplaySource: @unchecked Sendable {
         for (i, d) in recording.devices.enumerated() {
             let name = recording.devices.count > 1 ? "replay:\(path)#\(i + 1)" : "replay:\(path)"
             deviceIDs.append(try daemon.addDevice(path: name, description: d.description, gestures: gestures(name, d.description)))
+            // A hold's timer counts the recording's time, which runs at `speed` (flat out: as is).
+            if speed > 0 { daemon.setClockRate(speed, of: deviceIDs[deviceIDs.count - 1]) }
             if let tail = d.truncatedTail {
                 // The file's, not the decoder's: not a `stats` diagnostic; said once, here.
                 daemon.logger.warning(

@@ -1,6 +1,8 @@
 import Foundation
 import GestureRecognizer
 import InputCore
+import Logging
+import NIOEmbedded
 import StrokeClient
 @testable import StrokeDaemon
 import StrokeProtocol
@@ -148,5 +150,35 @@ import Testing
         #expect(TypeFilter(["gesture"]).passes(b))
         #expect(!TypeFilter(["began"]).passes(b))
         #expect(b.mergeKey == nil && b.finishedKey == nil && !b.isHover)
+    }
+}
+
+/// A hold's timer counts the device's clock: a replay at speed 4 reaches a 400 ms hold 100 ms
+/// after the finger landed. On an embedded loop, whose time moves only when told.
+@Suite struct GestureClockRateTests {
+    func holdFires(rate: Double?) throws -> (before: Bool, after: Bool) {
+        let loop = EmbeddedEventLoop()
+        let daemon = Daemon(loop: loop, settings: .init(), logger: Logger(label: "test"))
+        let id = try daemon.addDevice(path: "replay:test", description: TestRecordings.screen("hold"))
+        if let rate { daemon.setClockRate(rate, of: id) }
+        let t = Timestamp(microseconds: 1_000_000)
+        func ev(_ type: EventType, _ code: UInt16, _ v: Int32) -> InputEvent { InputEvent(time: t, type: type, code: code, value: v) }
+        daemon.process(
+            .frame(Frame(events: [ev(.abs, AbsCode.mtSlot, 0), ev(.abs, AbsCode.mtTrackingID, 1), ev(.abs, AbsCode.mtPositionX, 500),
+                                  ev(.abs, AbsCode.mtPositionY, 500)], time: t)), device: id)
+        #expect(!daemon.gestureTimers.isEmpty, "a resting finger arms the hold's timer")
+        let real = 400_000 / (rate ?? 1)  // µs until the hold, in real time
+        loop.advanceTime(by: .microseconds(Int64(real) - 1000))
+        let before = daemon.gestureTimers.isEmpty
+        loop.advanceTime(by: .milliseconds(2))
+        return (before, daemon.gestureTimers.isEmpty)
+    }
+
+    @Test func aHoldTimerRunsAtTheDevicesClockRate() throws {
+        for rate in [nil, 4.0, 0.5] {
+            let (before, after) = try holdFires(rate: rate)
+            #expect(!before, "rate \(rate ?? 1): fired early")
+            #expect(after, "rate \(rate ?? 1): not fired at 400 ms of the device's clock")
+        }
     }
 }
