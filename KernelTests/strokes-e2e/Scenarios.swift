@@ -166,6 +166,57 @@ final class Scenarios {
         return "\(before.count) threads, a device open and a client subscribed: no context switch in 3 s"
     }
 
+    /// A node's creation and its change of permissions (udev's `chmod`, here our own) reach the
+    /// daemon in one inotify read, because it is stopped meanwhile: the node is opened once, and a
+    /// touch on it is one stroke.
+    func hotplugWhileStopped(_ file: String) throws -> String {
+        let screen = try recording(file).devices[0].description
+        let mark = client.count
+        daemon.signal(SIGSTOP)
+        let uinput: UinputDevice
+        do {
+            uinput = try UinputDevice(description: screen)
+            guard let node = uinput.waitForDevnode() else { throw Failure("no device node") }
+            try check(chmod(node, 0o660) == 0, "chmod \(node): \(String(cString: strerror(errno)))")
+        } catch {
+            daemon.signal(SIGCONT)
+            throw error
+        }
+        daemon.signal(SIGCONT)
+        let (id, node) = try client.deviceAdded(name: screen.name, after: mark)
+        try uinput.writeFrame(down(0, 800, 1000, 1000) + touch(true))
+        try uinput.writeFrame(move(0, 1100))
+        try uinput.writeFrame(up(0) + touch(false))
+        try client.waitFor("the stroke's end", timeout: 30) { $0.contains { $0.type == "ended" && $0.device == id } }
+        uinput.destroy()
+        try client.deviceRemoved(id)
+        let got = client.all.dropFirst(mark)
+        let added = got.filter { if case .deviceAdded(let a) = $0.message { return a.device.path == node }; return false }
+        try check(added.count == 1, "\(node) was added \(added.count) times: \(added.map(\.line))")
+        let began = got.filter { $0.type == "began" }
+        try check(began.count == 1, "one touch gave \(began.count) strokes: \(began.map(\.line))")
+        return "\(node) made and chmod-ed while the daemon was stopped: added once, one touch one stroke"
+    }
+
+    /// Over everything the boot's client received: no node was served as two devices at once (a
+    /// node's creation and its permissions arrive as two inotify records, often in one read, and
+    /// the directory scan at start can see a node the watch reports too).
+    func onePerNode() throws -> String {
+        var open: [String: Int64] = [:]
+        var added = 0
+        for r in client.all {
+            if case .deviceAdded(let a) = r.message {
+                if let other = open[a.device.path] { throw Failure("\(a.device.path) served twice: devices \(other) and \(a.device.device)") }
+                open[a.device.path] = Int64(a.device.device)
+                added += 1
+            } else if r.type == "deviceRemoved", let device = r.device {
+                open = open.filter { $0.value != device }
+            }
+        }
+        try check(added > 0, "no deviceAdded received")
+        return "\(added) devices added over the boot, each node served once at a time"
+    }
+
     /// Removes a device while fingers are down: their strokes are cancelled (`deviceRemoved`)
     /// before `deviceRemoved`, and the daemon goes on.
     func removalMidStroke(_ file: String) throws -> String {

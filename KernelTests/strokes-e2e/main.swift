@@ -74,9 +74,11 @@ run("idle-with-a-device") { try scenarios.idleWithADevice(fourFinger) }
 run("device-removed-mid-stroke") { try scenarios.removalMidStroke(fourFinger) }
 run("syn-dropped-flood") { try scenarios.flood(tenFinger) }
 run("hotplug-second-device") { try scenarios.hotplug(pad: touchpad, screen: tenFinger) }
+run("hotplug-while-stopped") { try scenarios.hotplugWhileStopped(fourFinger) }
 run("adopt-at-start") { try scenarios.adoption(tenFinger) }
 run("touch-arbitration pen+touch") { try scenarios.touchArbitration(touch: tenFinger, pen: pen) }
 run("hovering-mt-contact") { try scenarios.hoveringContact(fourFinger) }
+run("one-device-per-node") { try scenarios.onePerNode() }
 
 let sorted = scenarios.latencies.sorted()
 if !sorted.isEmpty {

@@ -35,10 +35,18 @@ public final class EvdevSource: Service {
     private let state: NIOLoopBoundBox<State>
 
     struct State {
-        var devices: [DeviceID: (path: String, channel: Channel, reader: DeviceReader)] = [:]
+        /// Every device opened, from the moment it is added (its channel may still be being
+        /// registered: a second `open` of the same node, in the same inotify read, finds it).
+        var devices: [DeviceID: Open] = [:]
         var hotplug: Channel?
         /// Set when the source stops: nothing more is opened.
         var stopped = false
+    }
+
+    struct Open {
+        var path: String
+        var reader: DeviceReader
+        var channel: EventLoopFuture<Channel>
     }
 
     public init(daemon: Daemon, configuration: DaemonConfiguration, logger: Logger, directory: String = "/dev/input") {
@@ -73,7 +81,9 @@ public final class EvdevSource: Service {
             state.value.stopped = true
             var closing = state.value.devices.values.map { device in
                 device.reader.quiet = true
-                return device.channel.close()
+                // A channel still being registered is closed once it is; one that failed to be
+                // has nothing to close.
+                return device.channel.flatMap { $0.close() }.recover { _ in }
             }
             if let hotplug = state.value.hotplug { closing.append(hotplug.close()) }
             state.value.devices.removeAll()
@@ -135,17 +145,12 @@ public final class EvdevSource: Service {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(reader.value) }
             }
-        let future = bootstrap.takingOwnershipOfDescriptor(input: descriptor)
-        future.whenSuccess { [self] channel in
-            if state.value.stopped {
-                reader.value.quiet = true
-                channel.close(promise: nil)
-            } else {
-                state.value.devices[id] = (path, channel, reader.value)
-            }
-        }
-        future.whenFailure { [self] error in
+        let channel = bootstrap.takingOwnershipOfDescriptor(input: descriptor)
+        state.value.devices[id] = Open(path: path, reader: reader.value, channel: channel)
+        channel.whenFailure { [self] error in
             try? Syscall.closeDescriptor(descriptor)  // still ours when the bootstrap failed
+            // Unless the source stopped meanwhile (it let the device go already).
+            guard state.value.devices.removeValue(forKey: id) != nil else { return }
             logger.error("\(path): cannot read it: \(error)")
             daemon.removeDevice(id, time: MonotonicClock.now())
         }
