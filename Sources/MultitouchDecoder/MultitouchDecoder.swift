@@ -100,16 +100,32 @@ public struct MultitouchDecoder: Sendable {
     public mutating func process(_ input: FrameInput, into out: inout [ContactEvent]) {
         switch input {
         case .frame(let frame):
-            clearReports()
-            for event in frame.events { apply(event) }
-            if mode == .tool {
-                flushTool(time: frame.time, into: &out)
-            } else {
-                flush(time: frame.time, into: &out)
-            }
+            frame.events.withUnsafeBufferPointer { decode($0, time: frame.time, into: &out) }
         case .dropped(let time):
             cancelAll(reason: .eventsDropped, time: time, into: &out)
             note(.dropped)
+        }
+    }
+
+    /// Decodes one frame read in place or a drop marker, appending the resulting events to `out`:
+    /// the same as `process(_:into:)` with the frame's events in an array.
+    public mutating func process(_ input: FrameViewInput, into out: inout [ContactEvent]) {
+        switch input {
+        case .frame(let frame):
+            decode(frame.events, time: frame.time, into: &out)
+        case .dropped(let time):
+            cancelAll(reason: .eventsDropped, time: time, into: &out)
+            note(.dropped)
+        }
+    }
+
+    private mutating func decode(_ events: UnsafeBufferPointer<InputEvent>, time: Timestamp, into out: inout [ContactEvent]) {
+        clearReports()
+        for event in events { apply(event) }
+        if mode == .tool {
+            flushTool(time: time, into: &out)
+        } else {
+            flush(time: time, into: &out)
         }
     }
 
