@@ -47,7 +47,8 @@ public struct MultitouchDecoder: Sendable {
     var slots: [Slot]
     /// The slot per-slot events apply to; nil after an out-of-range `ABS_MT_SLOT`.
     var currentSlot: Int?
-    var touchedSlots: [Int] = []
+    /// The slots the current frame touched (`Slot.touched`).
+    var touchedSlots = SlotBits()
     var nextGeneration: UInt64 = 1
     let declared: DeclaredAxes
     /// Where the frame being decoded came from (`MultitouchDecoder+Resync.swift`).

@@ -70,7 +70,10 @@ public struct StrokeTracker: Sendable {
     /// The index in `active` of the stroke in progress under `key`.
     @inline(__always)
     func liveIndex(_ key: StrokeKey) -> Int? {
-        active.firstIndex { $0.key == key }
+        // By index, comparing the keys in place: `firstIndex(where:)` handed each entry over
+        // whole, retaining and releasing its arrays and geometry.
+        for i in active.indices where active[i].key == key { return i }
+        return nil
     }
 
     /// Applies the contact events of one frame of `device`, appending stroke events to `out`.
