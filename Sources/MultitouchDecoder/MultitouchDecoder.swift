@@ -44,7 +44,7 @@ public struct MultitouchDecoder: Sendable {
     /// counted in `diagnostics`): for the caller to log.
     public private(set) var reports: [DecoderDiagnostic] = []
 
-    var slots: [Slot]
+    var slots: SlotTable
     /// The slot per-slot events apply to; nil after an out-of-range `ABS_MT_SLOT`.
     var currentSlot: Int?
     /// The slots the current frame touched (`Slot.touched`).
@@ -61,17 +61,17 @@ public struct MultitouchDecoder: Sendable {
         switch description.touchDecoding {
         case .slots(let count):
             mode = .slots(count: count)
-            slots = Array(repeating: Slot(), count: count)
+            slots = SlotTable(count: count)
             let initial = Int(description.initialSlot)
             currentSlot = initial >= 0 && initial < count ? initial : 0
         case .singleTouch:
             // Protocol A devices too, through their single-touch emulation (docs/decoder.md).
             mode = .singleTouch
-            slots = [Slot()]
+            slots = SlotTable(count: 1)
             currentSlot = 0
         case .tool:
             mode = .tool
-            slots = [Slot()]
+            slots = SlotTable(count: 1)
             currentSlot = 0
         case .refused(.protocolAWithoutSingleTouch):
             throw .protocolAUnsupported(deviceName: description.name)
@@ -122,6 +122,7 @@ public struct MultitouchDecoder: Sendable {
 
     private mutating func decode(_ events: UnsafeBufferPointer<InputEvent>, time: Timestamp, into out: inout [ContactEvent]) {
         clearReports()
+        slots.makeUnique()
         for event in events { apply(event) }
         if mode == .tool {
             flushTool(time: time, into: &out)
@@ -146,6 +147,7 @@ public struct MultitouchDecoder: Sendable {
     /// and forgets what is known about every slot.
     public mutating func cancelAll(reason: CancelReason, time: Timestamp, into out: inout [ContactEvent]) {
         clearReports()
+        slots.makeUnique()
         if mode == .tool {
             cancelTool(reason: reason, time: time, into: &out)
             return
