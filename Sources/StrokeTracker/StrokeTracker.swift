@@ -124,7 +124,7 @@ public struct StrokeTracker: Sendable {
                     assertionFailure("decoder bug: moved for \(key), which is not in progress")
                     continue
                 }
-                if shared.geometry.jumpDetection != nil, isJump(index, to: point, shared.geometry) {
+                if shared.geometry.jumpDetection != nil, isJump(index, to: point, shared) {
                     splitAtJump(index, e, point: point, frame: frame, packing: packing, into: &out)
                     continue
                 }
@@ -139,7 +139,7 @@ public struct StrokeTracker: Sendable {
                     assertionFailure("decoder bug: \(e.kind) for \(key), which is not in progress")
                     continue
                 }
-                if e.kind == .ended, shared.geometry.jumpDetection != nil, isJump(index, to: point, shared.geometry) {
+                if e.kind == .ended, shared.geometry.jumpDetection != nil, isJump(index, to: point, shared) {
                     // The lift sample is somewhere else: the finger that lifted there is a stroke
                     // of its own, begun and ended in this frame.
                     splitAtJump(index, e, point: point, frame: frame, packing: packing, into: &out)
@@ -160,10 +160,12 @@ public struct StrokeTracker: Sendable {
 
     /// Judges the motion of the stroke at `active[index]` from its last point to `point`,
     /// remembering its distance for the next motion.
-    private mutating func isJump(_ index: Int, to point: StrokePoint, _ geometry: DeviceGeometry) -> Bool {
-        let verdict = geometry.jumpDetection!.judge(
+    /// The geometry is read in place from `shared`.
+    @inline(__always)
+    private mutating func isJump(_ index: Int, to point: StrokePoint, _ shared: SharedGeometry) -> Bool {
+        let verdict = shared.geometry.jumpDetection!.judge(
             from: active[index].last, to: point, lastDistance: active[index].jumpDistance,
-            geometry: geometry)
+            geometry: shared.geometry)
         switch verdict {
         case .motion(let distance):
             active[index].jumpDistance = distance
