@@ -43,6 +43,9 @@ func format(_ v: Double) -> String {
     return JSONWriter.fixed(v, decimals: 2) + " "
 }
 
+/// Events per read: what `EvdevSource` reads at once (a 4 KiB buffer of 24-byte `input_event`s).
+let readSize = 170
+
 /// Decode + track over every frame of `device`, `repeat` times through the recording, through
 /// `DevicePipeline` as the daemon and `strokes replay` run it; with `gestures`, each frame's
 /// stroke events also go through the device's gesture recogniser, as the daemon's `Hub` does.
@@ -60,15 +63,23 @@ func pipeline(_ device: RecordedDevice, repeat count: Int, gestures: Bool = fals
         var pipeline = try! DevicePipeline(id: DeviceID(1), description: device.description, geometry: geometry, tracker: &tracker)
         var recognizers = GestureRecognizers()
         if gestures { recognizers.add(DeviceID(1), geometry: geometry, kind: device.description.kind) }
-        for event in device.events {
-            guard let input = assembler.feed(event) else { continue }
-            pipeline.process(input, tracker: &tracker, into: &out)
-            if gestures {
-                recognizers.process(out, device: DeviceID(1), time: pipeline.lastTime, into: &steps)
-                if !steps.isEmpty { steps.removeAll(keepingCapacity: true) }
+        // As reads hand them: frames decoded in place from the buffer (`FrameAssembler.feed(_:_:)`);
+        // a frame split between two reads is assembled.
+        device.events.withUnsafeBufferPointer { all in
+            var offset = 0
+            while offset < all.count {
+                let read = UnsafeBufferPointer(rebasing: all[offset..<min(offset + readSize, all.count)])
+                offset += read.count
+                assembler.feed(read) { input in
+                    pipeline.process(input, tracker: &tracker, into: &out)
+                    if gestures {
+                        recognizers.process(out, device: DeviceID(1), time: pipeline.lastTime, into: &steps)
+                        if !steps.isEmpty { steps.removeAll(keepingCapacity: true) }
+                    }
+                    strokeEvents += out.count
+                    if !out.isEmpty { out.removeAll(keepingCapacity: true) }
+                }
             }
-            strokeEvents += out.count
-            if !out.isEmpty { out.removeAll(keepingCapacity: true) }
         }
         frames += Int(pipeline.frames)
     }

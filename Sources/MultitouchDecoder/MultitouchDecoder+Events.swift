@@ -131,16 +131,10 @@ extension MultitouchDecoder {
         }
     }
 
-    /// Adds `s` to `touchedSlots`, kept in slot order for the flush. Devices send their slots in
-    /// order, so the insertion is an append but for the odd out-of-order slot.
+    /// Adds `s` to `touchedSlots`, which the flush goes through in slot order.
     @inline(__always)
     private mutating func appendTouched(_ s: Int) {
-        var i = touchedSlots.count
-        touchedSlots.append(s)
-        while i > 0 && touchedSlots[i - 1] > s {
-            touchedSlots.swapAt(i - 1, i)
-            i -= 1
-        }
+        touchedSlots.insert(s)
     }
 
     @inline(__always)

@@ -5,11 +5,10 @@ import InputCore
 // the slot's current contact; then commit.
 extension MultitouchDecoder {
     mutating func flush(time: Timestamp, into out: inout [ContactEvent]) {
-        // `markTouched` keeps `touchedSlots` in slot order.
-        for s in touchedSlots {
-            flushSlot(s, time: time, into: &out)
-        }
-        touchedSlots.removeAll(keepingCapacity: true)
+        guard !touchedSlots.isEmpty else { return }
+        let touched = touchedSlots
+        touched.forEach { s in flushSlot(s, time: time, into: &out) }
+        touchedSlots.removeAll()
     }
 
     private mutating func flushSlot(_ s: Int, time: Timestamp, into out: inout [ContactEvent]) {

@@ -26,6 +26,7 @@ extension MultitouchDecoder {
         self.origin = origin
         defer { self.origin = .device }
         clearReports()
+        slots.makeUnique()
         if origin == .resync { note(.resynced) }
         for event in frame.events { apply(event) }
         if mode == .tool {

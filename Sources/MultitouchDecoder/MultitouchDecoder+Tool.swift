@@ -62,7 +62,7 @@ extension MultitouchDecoder {
         let dirty = slots[0].axesDirty
         slots[0].axesDirty = false
         slots[0].touched = false
-        touchedSlots.removeAll(keepingCapacity: true)
+        touchedSlots.removeAll()
 
         let tool = sample.positionKnown ? pen.toolInProximity : nil
         let touching: Bool

@@ -44,10 +44,11 @@ public struct MultitouchDecoder: Sendable {
     /// counted in `diagnostics`): for the caller to log.
     public private(set) var reports: [DecoderDiagnostic] = []
 
-    var slots: [Slot]
+    var slots: SlotTable
     /// The slot per-slot events apply to; nil after an out-of-range `ABS_MT_SLOT`.
     var currentSlot: Int?
-    var touchedSlots: [Int] = []
+    /// The slots the current frame touched (`Slot.touched`).
+    var touchedSlots = SlotBits()
     var nextGeneration: UInt64 = 1
     let declared: DeclaredAxes
     /// Where the frame being decoded came from (`MultitouchDecoder+Resync.swift`).
@@ -60,17 +61,17 @@ public struct MultitouchDecoder: Sendable {
         switch description.touchDecoding {
         case .slots(let count):
             mode = .slots(count: count)
-            slots = Array(repeating: Slot(), count: count)
+            slots = SlotTable(count: count)
             let initial = Int(description.initialSlot)
             currentSlot = initial >= 0 && initial < count ? initial : 0
         case .singleTouch:
             // Protocol A devices too, through their single-touch emulation (docs/decoder.md).
             mode = .singleTouch
-            slots = [Slot()]
+            slots = SlotTable(count: 1)
             currentSlot = 0
         case .tool:
             mode = .tool
-            slots = [Slot()]
+            slots = SlotTable(count: 1)
             currentSlot = 0
         case .refused(.protocolAWithoutSingleTouch):
             throw .protocolAUnsupported(deviceName: description.name)
@@ -100,16 +101,33 @@ public struct MultitouchDecoder: Sendable {
     public mutating func process(_ input: FrameInput, into out: inout [ContactEvent]) {
         switch input {
         case .frame(let frame):
-            clearReports()
-            for event in frame.events { apply(event) }
-            if mode == .tool {
-                flushTool(time: frame.time, into: &out)
-            } else {
-                flush(time: frame.time, into: &out)
-            }
+            frame.events.withUnsafeBufferPointer { decode($0, time: frame.time, into: &out) }
         case .dropped(let time):
             cancelAll(reason: .eventsDropped, time: time, into: &out)
             note(.dropped)
+        }
+    }
+
+    /// Decodes one frame read in place or a drop marker, appending the resulting events to `out`:
+    /// the same as `process(_:into:)` with the frame's events in an array.
+    public mutating func process(_ input: FrameViewInput, into out: inout [ContactEvent]) {
+        switch input {
+        case .frame(let frame):
+            decode(frame.events, time: frame.time, into: &out)
+        case .dropped(let time):
+            cancelAll(reason: .eventsDropped, time: time, into: &out)
+            note(.dropped)
+        }
+    }
+
+    private mutating func decode(_ events: UnsafeBufferPointer<InputEvent>, time: Timestamp, into out: inout [ContactEvent]) {
+        clearReports()
+        slots.makeUnique()
+        for event in events { apply(event) }
+        if mode == .tool {
+            flushTool(time: time, into: &out)
+        } else {
+            flush(time: time, into: &out)
         }
     }
 
@@ -129,6 +147,7 @@ public struct MultitouchDecoder: Sendable {
     /// and forgets what is known about every slot.
     public mutating func cancelAll(reason: CancelReason, time: Timestamp, into out: inout [ContactEvent]) {
         clearReports()
+        slots.makeUnique()
         if mode == .tool {
             cancelTool(reason: reason, time: time, into: &out)
             return

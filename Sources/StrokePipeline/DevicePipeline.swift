@@ -54,6 +54,24 @@ public struct DevicePipeline: Sendable {
         return !decoder.reports.isEmpty
     }
 
+    /// Decodes one frame read in place (`FrameAssembler.feed(_:_:)`) or drop marker and tracks its
+    /// contacts, appending stroke events to `out`: the same as `process(_:tracker:into:)` without
+    /// the frame's copy. Returns whether the decoder reported something (`reports`).
+    @discardableResult
+    public mutating func process(_ input: FrameViewInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
+        if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
+        decoder.process(input, into: &contacts)
+        switch input {
+        case .frame(let f):
+            frames += 1
+            lastTime = f.time
+        case .dropped(let t):
+            lastTime = t
+        }
+        tracker.apply(contacts, device: id, frame: frames, into: &out)
+        return !decoder.reports.isEmpty
+    }
+
     /// Decodes a state report (libevdev's resync, or the seed of a device just opened). Returns
     /// whether the decoder reported something (`reports`).
     @discardableResult

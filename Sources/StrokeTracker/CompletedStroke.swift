@@ -26,21 +26,22 @@ public struct CompletedStroke: Sendable {
 
     /// `stroke`, its points packed when `geometry` re-derives them.
     public init(_ stroke: Stroke, geometry: DeviceGeometry) {
-        var scratch: [UInt8] = []
-        self.init(stroke, geometry: SharedGeometry(geometry), scratch: &scratch)
+        let shared = SharedGeometry(geometry)
+        let packed = PointPacking.pack(stroke.points, geometry: geometry)
+        self.init(stroke, pointCount: stroke.points.count, points: packed.map { .packed($0, shared) } ?? .plain(stroke.points))
     }
 
-    init(_ stroke: Stroke, geometry: SharedGeometry, scratch: inout [UInt8]) {
-        let packed = PointPacking.pack(stroke.points, geometry: geometry.geometry, scratch: &scratch)
-        self.init(stroke, points: packed.map { .packed($0, geometry) } ?? .plain(stroke.points))
+    /// The stroke whose header is `header` and whose `count` points are `packed` with `geometry`.
+    init(_ header: Stroke, packed: [UInt8], count: Int, geometry: SharedGeometry) {
+        self.init(header, pointCount: count, points: .packed(packed, geometry))
     }
 
     /// `stroke` as it is, its points not packed.
     init(unpacked stroke: Stroke) {
-        self.init(stroke, points: .plain(stroke.points))
+        self.init(stroke, pointCount: stroke.points.count, points: .plain(stroke.points))
     }
 
-    private init(_ stroke: Stroke, points: Points) {
+    private init(_ stroke: Stroke, pointCount: Int, points: Points) {
         id = stroke.id
         device = stroke.device
         slot = stroke.slot
@@ -49,7 +50,7 @@ public struct CompletedStroke: Sendable {
         state = stroke.state
         firstFrame = stroke.firstFrame
         lastFrame = stroke.lastFrame
-        pointCount = stroke.points.count
+        self.pointCount = pointCount
         self.points = points
     }
 
@@ -84,9 +85,17 @@ public struct CompletedStroke: Sendable {
     }
 }
 
-/// A device's geometry as its completed strokes were derived with, one instance for all of them.
+/// A device's geometry as its strokes' points are derived with, one instance for all of them.
 final class SharedGeometry: Sendable {
     let geometry: DeviceGeometry
 
     init(_ geometry: DeviceGeometry) { self.geometry = geometry }
+
+    /// Whether `other` derives every point as this geometry does (the same axes and calibration),
+    /// so that points packed with one unpack identically with the other.
+    func derivesLike(_ other: SharedGeometry) -> Bool {
+        let (g, o) = (geometry, other.geometry)
+        return g.x == o.x && g.y == o.y && g.xScale.bitPattern == o.xScale.bitPattern
+            && g.yScale.bitPattern == o.yScale.bitPattern && g.calibration == o.calibration && g.calibrated == o.calibrated
+    }
 }

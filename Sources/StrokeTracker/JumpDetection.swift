@@ -54,6 +54,7 @@ public struct JumpDetection: Hashable, Sendable {
 
     /// Judges moving from `previous` to `next` on a device of `geometry`, where `lastDistance` is
     /// the distance per reference frame of the contact's previous motion (0 for its first).
+    @inline(__always)
     public func judge(
         from previous: StrokePoint, to next: StrokePoint, lastDistance: Double, geometry: DeviceGeometry
     ) -> Verdict {

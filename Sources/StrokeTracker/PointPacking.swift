@@ -1,106 +1,41 @@
 import InputCore
 import MultitouchDecoder
 
-/// A completed stroke's points packed into bytes, about 5 a point where a `StrokePoint` takes
-/// 112: the history of a daemon holds thousands of strokes.
+/// A stroke's points packed into bytes, about 5 a point where a `StrokePoint` takes 112: the
+/// history of a daemon holds thousands of strokes.
 ///
-/// Layout: a varint mask of the fields that change between points (bit k: field k of
-/// `load`), the first point's 17 fields, then per further point a varint of which of
-/// those fields changed (bit r: the r-th field of the mask) and each changed field's delta from
-/// the point before. The time's "delta" is its change from the previous interval (a steady report
-/// rate makes it small). Every value is a zigzag varint; deltas wrap (`&-`, `&+`), so any value
-/// round-trips. The normalised and millimetre coordinates are not stored: they are derived
-/// again from the raw ones and the geometry they were derived with (`pack` refuses points that
-/// do not re-derive bit for bit, such as those of a stroke that outlived a calibration change).
+/// Layout: the first point's 17 fields (in `load`'s order), then per further point a varint
+/// bitmap of the fields that changed (bit k: field k) and each changed field's delta from the
+/// point before, lowest field first. The time's "delta" is its change from the previous interval
+/// (a steady report rate makes it 0). Every value is a zigzag varint; deltas wrap (`&-`, `&+`), so
+/// any value round-trips. The fields that vary on touch devices come first, so that their bitmap
+/// is one byte. The normalised and millimetre coordinates are not stored: they are derived again
+/// from the raw ones and the geometry they were derived with.
+///
+/// The tracker packs a stroke's points as they come (`PointPacker`), with the geometry it derives
+/// them with; `pack` packs finished points, checking that they re-derive.
 enum PointPacking {
-    /// Packed `points`, or nil when one of them does not re-derive from its raw values with `g`.
-    /// `scratch` is a buffer reused between calls.
-    static func pack(_ points: [StrokePoint], geometry g: DeviceGeometry, scratch: inout [UInt8]) -> [UInt8]? {
-        points.withUnsafeBufferPointer { pack($0, geometry: g, scratch: &scratch) }
-    }
+    static let fieldCount = 17
+    /// The most bytes one point takes: its bitmap (3) and 17 varints of up to 10 bytes.
+    static let maxPointBytes = 3 + 10 * fieldCount
 
-    private static func pack(
-        _ points: UnsafeBufferPointer<StrokePoint>, geometry g: DeviceGeometry, scratch: inout [UInt8]
-    ) -> [UInt8]? {
-        // Plain loops over each point's fields loaded into two rows of a stack buffer: closures
-        // over the fields cost a call per field in the per-stroke path.
-        withUnsafeTemporaryAllocation(of: Int64.self, capacity: 3 * fieldCount) { rows in
-            let row = rows.baseAddress!
-            var previous = row, current = row + fieldCount
-            // Per field, the OR of its changes (branch-free), then the fields that changed.
-            let changes = row + 2 * fieldCount
-            changes.initialize(repeating: 0, count: fieldCount)
-            for i in points.indices {
-                guard rederives(points[i], g) else { return nil }
-                load(points[i], into: current)
-                if i > 0 {
-                    for k in 0..<fieldCount { changes[k] |= current[k] ^ previous[k] }
-                }
-                swap(&previous, &current)
+    /// Packed `points`, or nil when one of them does not re-derive from its raw values with `g`.
+    static func pack(_ points: [StrokePoint], geometry g: DeviceGeometry) -> [UInt8]? {
+        guard points.allSatisfy({ rederives($0, g) }) else { return nil }
+        var packer = PointPacker(buffer: [])
+        for i in points.indices {
+            if i == 0 {
+                packer.start(points[i])
+            } else {
+                packer.append(time: points[i].time, points[i].sample, after: points[i - 1])
             }
-            var mask: UInt32 = points.count > 1 ? 1 : 0  // the time's residual is its own, not a change
-            var varying = 0  // `changes[0..<varying]`: the indices of the mask's fields
-            for k in 0..<fieldCount where k == 0 ? mask != 0 : changes[k] != 0 {
-                mask |= 1 << UInt32(k)
-                changes[varying] = Int64(k)
-                varying += 1
-            }
-            let worst = 5 + 10 * (fieldCount + 1) * points.count
-            if scratch.count < worst { scratch = [UInt8](repeating: 0, count: worst) }
-            let count = scratch.withUnsafeMutableBufferPointer { buffer in
-                var w = VarintWriter(base: buffer.baseAddress!)
-                w.write(UInt64(mask))
-                load(points[0], into: previous)
-                for k in 0..<fieldCount { w.write(zigzag(previous[k])) }
-                var interval: Int64 = 0
-                for i in points.indices.dropFirst() {
-                    load(points[i], into: current)
-                    // The time's residual in place of its delta: field 0 of `current` becomes the
-                    // previous point's time plus that residual, so the loops below need no case.
-                    let now = current[0] &- previous[0]
-                    let residual = now &- interval
-                    interval = now
-                    let time = current[0]
-                    current[0] = previous[0] &+ residual
-                    if varying <= 7 {
-                        // The bitmap is one byte (its varint is itself): written after the deltas,
-                        // in the byte kept before them, in one pass.
-                        let at = w.count
-                        w.count += 1
-                        var changed: UInt8 = 0
-                        for r in 0..<varying {
-                            let k = Int(changes[r])
-                            let delta = current[k] &- previous[k]
-                            if delta != 0 {
-                                changed |= 1 << UInt8(r)
-                                w.write(zigzag(delta))
-                            }
-                        }
-                        w.base[at] = changed
-                    } else {
-                        var changed: UInt64 = 0
-                        for r in 0..<varying {
-                            let k = Int(changes[r])
-                            changed |= (current[k] != previous[k] ? 1 : 0) << UInt64(r)
-                        }
-                        w.write(changed)
-                        for r in 0..<varying {
-                            let k = Int(changes[r])
-                            if current[k] != previous[k] { w.write(zigzag(current[k] &- previous[k])) }
-                        }
-                    }
-                    current[0] = time
-                    swap(&previous, &current)
-                }
-                return w.count
-            }
-            return Array(scratch[..<count])
         }
+        return packer.bytes
     }
 
     /// `p`'s fields, in the packed order, at `row[0..<fieldCount]`.
     @inline(__always)
-    private static func load(_ p: StrokePoint, into row: UnsafeMutablePointer<Int64>) {
+    static func load(_ p: StrokePoint, into row: UnsafeMutablePointer<Int64>) {
         row[0] = p.time.microseconds
         row[1] = Int64(p.x)
         row[2] = Int64(p.y)
@@ -108,49 +43,44 @@ enum PointPacking {
         row[4] = Int64(p.touchMajor)
         row[5] = Int64(p.touchMinor)
         row[6] = Int64(p.orientation)
-        row[7] = Int64(p.toolType)
-        row[8] = Int64(p.distance)
-        row[9] = Int64(p.tiltX)
-        row[10] = Int64(p.tiltY)
+        row[7] = Int64(p.distance)
+        row[8] = Int64(p.tiltX)
+        row[9] = Int64(p.tiltY)
+        row[10] = Int64(p.toolType)
         row[11] = Int64(p.rotation)
         row[12] = Int64(p.wheel)
-        row[13] = Int64(p.toolID)
-        row[14] = Int64(p.serial)
-        row[15] = Int64(p.buttons.rawValue)
+        row[13] = Int64(p.buttons.rawValue)
+        row[14] = Int64(p.toolID)
+        row[15] = Int64(p.serial)
         row[16] = Int64(p.known.rawValue)
     }
 
-    /// The `count` points packed in `bytes` with `g`, as `pack` was given them.
+    /// The `count` points packed in `bytes` with `g`.
     static func unpack(_ bytes: [UInt8], count: Int, geometry g: DeviceGeometry) -> [StrokePoint] {
         var points: [StrokePoint] = []
         points.reserveCapacity(count)
         guard count > 0 else { return points }
         var r = VarintReader(bytes: bytes)
-        let mask = UInt32(truncatingIfNeeded: r.read())
         var v = [Int64](repeating: 0, count: fieldCount)
         for k in 0..<fieldCount { v[k] = unzigzag(r.read()) }
         points.append(point(v, g))
         var interval: Int64 = 0
         for _ in 1..<count {
-            let changed = r.read()
-            var rank: UInt64 = 0
-            for k in 0..<fieldCount where mask & (1 << k) != 0 {
-                let delta = changed & (1 << rank) != 0 ? unzigzag(r.read()) : 0
-                if k == 0 {
-                    interval = interval &+ delta
-                    v[0] = v[0] &+ interval
-                } else {
-                    v[k] = v[k] &+ delta
-                }
-                rank += 1
+            var changed = r.read()
+            var residual: Int64 = 0
+            while changed != 0 {
+                let k = changed.trailingZeroBitCount
+                changed &= changed - 1
+                let delta = unzigzag(r.read())
+                if k == 0 { residual = delta } else { v[k] = v[k] &+ delta }
             }
+            interval = interval &+ residual
+            v[0] = v[0] &+ interval
             points.append(point(v, g))
         }
-        precondition(r.offset == bytes.count, "PointPacking: \(bytes.count - r.offset) bytes left after \(count) points")
+        precondition(r.offset == r.end, "PointPacking: \(r.end - r.offset) bytes left after \(count) points")
         return points
     }
-
-    static let fieldCount = 17
 
     /// The point whose fields (in `load`'s order) are `v`, derived with `g`.
     private static func point(_ v: [Int64], _ g: DeviceGeometry) -> StrokePoint {
@@ -161,21 +91,20 @@ enum PointPacking {
         s.touchMajor = Int32(truncatingIfNeeded: v[4])
         s.touchMinor = Int32(truncatingIfNeeded: v[5])
         s.orientation = Int32(truncatingIfNeeded: v[6])
-        s.toolType = Int32(truncatingIfNeeded: v[7])
-        s.distance = Int32(truncatingIfNeeded: v[8])
-        s.tiltX = Int32(truncatingIfNeeded: v[9])
-        s.tiltY = Int32(truncatingIfNeeded: v[10])
+        s.distance = Int32(truncatingIfNeeded: v[7])
+        s.tiltX = Int32(truncatingIfNeeded: v[8])
+        s.tiltY = Int32(truncatingIfNeeded: v[9])
+        s.toolType = Int32(truncatingIfNeeded: v[10])
         s.rotation = Int32(truncatingIfNeeded: v[11])
         s.wheel = Int32(truncatingIfNeeded: v[12])
-        s.toolID = Int32(truncatingIfNeeded: v[13])
-        s.serial = UInt32(truncatingIfNeeded: v[14])
-        s.buttons = PenButtons(rawValue: UInt8(truncatingIfNeeded: v[15]))
+        s.buttons = PenButtons(rawValue: UInt8(truncatingIfNeeded: v[13]))
+        s.toolID = Int32(truncatingIfNeeded: v[14])
+        s.serial = UInt32(truncatingIfNeeded: v[15])
         s.known = KnownAxes(rawValue: UInt16(truncatingIfNeeded: v[16]))
         return StrokePoint(time: Timestamp(microseconds: v[0]), sample: s, geometry: g)
     }
 
     /// Whether `p`'s derived coordinates are, bit for bit, those `g` derives from its raw ones.
-    @inline(__always)
     private static func rederives(_ p: StrokePoint, _ g: DeviceGeometry) -> Bool {
         var nx = g.normalized(x: p.x)
         var ny = g.normalized(y: p.y)
@@ -193,6 +122,123 @@ enum PointPacking {
 
     @inline(__always)
     static func unzigzag(_ u: UInt64) -> Int64 { Int64(bitPattern: u >> 1) ^ -Int64(bitPattern: u & 1) }
+}
+
+/// Packs a stroke's points one at a time (`PointPacking`'s layout) into a buffer it grows.
+struct PointPacker: Sendable {
+    /// Zero-filled room; `buffer[..<count]` holds the packed points.
+    private(set) var buffer: [UInt8]
+    private(set) var count = 0
+    /// The interval between the last two points packed.
+    private var interval: Int64 = 0
+
+    /// Packs into `buffer` (its contents are overwritten; a buffer of a finished stroke is reused).
+    init(buffer: [UInt8]) {
+        self.buffer = buffer
+    }
+
+    /// Hands the buffer over (for another stroke), leaving this packer empty.
+    mutating func takeBuffer() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &buffer)
+        count = 0
+        return taken
+    }
+
+    /// The packed bytes, in an array of their size.
+    var bytes: [UInt8] { Array(buffer[..<count]) }
+
+    /// Packs the first point.
+    mutating func start(_ p: StrokePoint) {
+        count = 0
+        interval = 0
+        reserve()
+        buffer.withUnsafeMutableBufferPointer { b in
+            withUnsafeTemporaryAllocation(of: Int64.self, capacity: PointPacking.fieldCount) { row in
+                let fields = row.baseAddress!
+                PointPacking.load(p, into: fields)
+                var w = VarintWriter(base: b.baseAddress!, count: count)
+                for k in 0..<PointPacking.fieldCount { w.write(PointPacking.zigzag(fields[k])) }
+                count = w.count
+            }
+        }
+    }
+
+    /// Packs the point of `p` at `time` (what `StrokePoint(time:sample:geometry:)` makes of them),
+    /// which follows `q`. Read from the sample: the point was just built, and reading it back
+    /// would stall on store forwarding.
+    @inline(__always)
+    mutating func append(time: Timestamp, _ p: ContactSample, after q: StrokePoint) {
+        let now = time.microseconds &- q.time.microseconds
+        let residual = now &- interval
+        interval = now
+        reserve()
+        // Touch points change only in the first 7 fields (time, position, pressure, shape): their
+        // bitmap is one byte and only those 7 deltas need computing.
+        if p.distance != q.distance || p.tiltX != q.tiltX || p.tiltY != q.tiltY || p.toolType != q.toolType
+            || p.rotation != q.rotation || p.wheel != q.wheel || p.buttons != q.buttons || p.toolID != q.toolID
+            || p.serial != q.serial || p.known != q.known
+        {
+            return appendAnyChange(time: time, p, after: q, residual: residual)
+        }
+        let d1 = Int64(p.x) &- Int64(q.x), d2 = Int64(p.y) &- Int64(q.y)
+        let d3 = Int64(p.pressure) &- Int64(q.pressure), d4 = Int64(p.touchMajor) &- Int64(q.touchMajor)
+        let d5 = Int64(p.touchMinor) &- Int64(q.touchMinor), d6 = Int64(p.orientation) &- Int64(q.orientation)
+        var changed: UInt8 = residual != 0 ? 1 : 0
+        if d1 != 0 { changed |= 1 << 1 }
+        if d2 != 0 { changed |= 1 << 2 }
+        if d3 != 0 { changed |= 1 << 3 }
+        if d4 != 0 { changed |= 1 << 4 }
+        if d5 != 0 { changed |= 1 << 5 }
+        if d6 != 0 { changed |= 1 << 6 }
+        buffer.withUnsafeMutableBufferPointer { b in
+            var w = VarintWriter(base: b.baseAddress!, count: count)
+            w.base[w.count] = changed
+            w.count += 1
+            if residual != 0 { w.write(PointPacking.zigzag(residual)) }
+            if d1 != 0 { w.write(PointPacking.zigzag(d1)) }
+            if d2 != 0 { w.write(PointPacking.zigzag(d2)) }
+            if d3 != 0 { w.write(PointPacking.zigzag(d3)) }
+            if d4 != 0 { w.write(PointPacking.zigzag(d4)) }
+            if d5 != 0 { w.write(PointPacking.zigzag(d5)) }
+            if d6 != 0 { w.write(PointPacking.zigzag(d6)) }
+            count = w.count
+        }
+    }
+
+    /// `append` for a point whose fields past the seventh changed.
+    private mutating func appendAnyChange(time: Timestamp, _ p: ContactSample, after q: StrokePoint, residual: Int64) {
+        buffer.withUnsafeMutableBufferPointer { b in
+            withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * PointPacking.fieldCount) { rows in
+                let current = rows.baseAddress!, previous = current + PointPacking.fieldCount
+                PointPacking.load(StrokePoint(time: time, raw: p), into: current)
+                PointPacking.load(q, into: previous)
+                current[0] = residual
+                previous[0] = 0
+                var changed: UInt32 = 0
+                for k in 0..<PointPacking.fieldCount {
+                    current[k] = current[k] &- previous[k]
+                    changed |= (current[k] != 0 ? 1 : 0) << UInt32(k)
+                }
+                var w = VarintWriter(base: b.baseAddress!, count: count)
+                w.write(UInt64(changed))
+                while changed != 0 {
+                    let k = changed.trailingZeroBitCount
+                    changed &= changed - 1
+                    w.write(PointPacking.zigzag(current[k]))
+                }
+                count = w.count
+            }
+        }
+    }
+
+    /// Room for one more point.
+    @inline(__always)
+    private mutating func reserve() {
+        if buffer.count - count < PointPacking.maxPointBytes {
+            buffer.append(contentsOf: repeatElement(0, count: Swift.max(buffer.count, 4 * PointPacking.maxPointBytes)))
+        }
+    }
 }
 
 /// LEB128: 7 bits a byte, low first, the top bit set on every byte but the last.
@@ -216,6 +262,7 @@ struct VarintWriter {
 struct VarintReader {
     let bytes: [UInt8]
     var offset = 0
+    var end: Int { bytes.count }
 
     mutating func read() -> UInt64 {
         var value: UInt64 = 0

@@ -33,6 +33,7 @@ public struct StrokePoint: Hashable, Sendable {
     /// Which values the device has reported; the others are not published.
     public var known: KnownAxes
 
+    @inline(__always)
     public init(time: Timestamp, sample s: ContactSample, geometry g: DeviceGeometry) {
         self.time = time
         x = s.x
@@ -58,6 +59,25 @@ public struct StrokePoint: Hashable, Sendable {
         serial = s.serial
         buttons = s.buttons
         known = s.known
+    }
+
+    /// The point of `s` at `time` with no derived coordinates (0, nil): what packing reads.
+    init(time: Timestamp, raw s: ContactSample) {
+        self.time = time
+        (x, y, nx, ny) = (s.x, s.y, 0, 0)
+        (pressure, touchMajor, touchMinor, orientation, toolType) = (s.pressure, s.touchMajor, s.touchMinor, s.orientation, s.toolType)
+        (distance, tiltX, tiltY, rotation, wheel) = (s.distance, s.tiltX, s.tiltY, s.rotation, s.wheel)
+        (toolID, serial, buttons, known) = (s.toolID, s.serial, s.buttons, s.known)
+    }
+
+    /// Its raw values.
+    var sample: ContactSample {
+        var s = ContactSample(
+            x: x, y: y, pressure: pressure, touchMajor: touchMajor, touchMinor: touchMinor, orientation: orientation,
+            toolType: toolType, known: known)
+        (s.distance, s.tiltX, s.tiltY, s.rotation, s.wheel) = (distance, tiltX, tiltY, rotation, wheel)
+        (s.toolID, s.serial, s.buttons) = (toolID, serial, buttons)
+        return s
     }
 
     /// Same place and shape (time aside).

@@ -10,11 +10,11 @@ public struct StrokeTracker: Sendable {
     /// at a time (one per finger), so a scan by key is cheaper than hashing the key per event.
     var active: [LiveStroke] = []
     public private(set) var completed: BoundedHistory<CompletedStroke>
-    /// Each device's geometry as its completed strokes share it (`CompletedStroke`), made at the
-    /// first completion after the geometry changed.
+    /// Each device's geometry as its strokes pack their points with it (`LiveStroke`,
+    /// `CompletedStroke`), made at the first frame after the geometry changed.
     private var sharedGeometries: [DeviceID: SharedGeometry] = [:]
-    /// Reused by every completion to pack the points in.
-    private var packScratch: [UInt8] = []
+    /// Buffers of finished strokes, for the next strokes to pack their points into.
+    private var spareBuffers: [[UInt8]] = []
     /// Off: the history keeps points as they are (what tests compare the packed ones with).
     var packsHistory = true
     var geometries: [DeviceID: DeviceGeometry] = [:] {
@@ -23,9 +23,9 @@ public struct StrokeTracker: Sendable {
             sharedGeometries.removeAll()
         }
     }
-    /// The geometry of the device of the last `apply`: most frames come from the same device as
-    /// the one before, and this spares them a hash lookup.
-    private var lastGeometry: (device: DeviceID, geometry: DeviceGeometry)?
+    /// The geometry of the device of the last `apply`, as strokes pack with it: most frames come
+    /// from the same device as the one before, and this spares them a hash lookup.
+    private var lastGeometry: (device: DeviceID, shared: SharedGeometry)?
     private var nextStrokeID: UInt64
     /// Strokes split at a touch jump (`JumpDetection`), over all devices.
     public private(set) var jumps = 0
@@ -70,7 +70,10 @@ public struct StrokeTracker: Sendable {
     /// The index in `active` of the stroke in progress under `key`.
     @inline(__always)
     func liveIndex(_ key: StrokeKey) -> Int? {
-        active.firstIndex { $0.key == key }
+        // By index, comparing the keys in place: `firstIndex(where:)` handed each entry over
+        // whole, retaining and releasing its arrays and geometry.
+        for i in active.indices where active[i].key == key { return i }
+        return nil
     }
 
     /// Applies the contact events of one frame of `device`, appending stroke events to `out`.
@@ -78,39 +81,41 @@ public struct StrokeTracker: Sendable {
         _ events: [ContactEvent], device: DeviceID, frame: UInt64, into out: inout [StrokeEvent]
     ) {
         guard !events.isEmpty else { return }
-        let geometry: DeviceGeometry
+        let shared: SharedGeometry
         if let last = lastGeometry, last.device == device {
-            geometry = last.geometry
+            shared = last.shared
         } else {
-            guard let found = geometries[device] else {
-                preconditionFailure("StrokeTracker: events for device \(device), which was never added")
-            }
-            geometry = found
-            lastGeometry = (device, found)
+            shared = sharedGeometry(of: device)
+            lastGeometry = (device, shared)
         }
+        // The geometry is read in place from `shared` (a copy of it per frame was a tenth of
+        // tracking).
+        // What strokes pack their points with (nil: they keep them as points).
+        let packing = packsHistory ? shared : nil
         for e in events {
             let key = StrokeKey(device: device, slot: e.slot, trackingID: e.trackingID)
             if arbiter.isActive {
-                switch arbiter.decide(e, key: key, isPen: geometry.isPen) {
+                switch arbiter.decide(e, key: key, isPen: shared.geometry.isPen) {
                 case .publish: break
                 case .drop: continue
                 case .penEntered(let group): cancelForPen(group: group, time: e.time, frame: frame, into: &out)
                 }
             }
-            let point = StrokePoint(time: e.time, sample: e.sample, geometry: geometry)
+            let point = StrokePoint(time: e.time, sample: e.sample, geometry: shared.geometry)
             switch e.kind {
             case .began:
                 let id = StrokeID(rawValue: nextStrokeID)
                 nextStrokeID += 1
                 let stroke = Stroke(
                     id: id, device: device, slot: e.slot, trackingID: e.trackingID, flags: e.flags, state: .inProgress,
-                    firstFrame: frame, points: [point], lastFrame: frame
+                    firstFrame: frame, points: [], lastFrame: frame
                 )
+                let live = LiveStroke(key: key, header: stroke, point: point, geometry: packing, buffer: spareBuffer())
                 if let index = liveIndex(key) {
                     assertionFailure("decoder bug: began for \(key), which is in progress")
-                    active[index] = LiveStroke(key: key, stroke: stroke)
+                    active[index] = live
                 } else {
-                    active.append(LiveStroke(key: key, stroke: stroke))
+                    active.append(live)
                 }
                 out.append(event(.began, stroke, frame: frame, point: point))
             case .moved:
@@ -119,11 +124,11 @@ public struct StrokeTracker: Sendable {
                     assertionFailure("decoder bug: moved for \(key), which is not in progress")
                     continue
                 }
-                if geometry.jumpDetection != nil, isJump(index, to: point, geometry) {
-                    splitAtJump(index, e, point: point, frame: frame, into: &out)
+                if shared.geometry.jumpDetection != nil, isJump(index, to: point, shared) {
+                    splitAtJump(index, e, point: point, frame: frame, packing: packing, into: &out)
                     continue
                 }
-                let id = active[index].extend(point, frame: frame)
+                let id = active[index].extend(point, sample: e.sample, frame: frame, geometry: packing)
                 out.append(StrokeEvent(kind: .moved, stroke: id, device: device, frame: frame, slot: e.slot, trackingID: e.trackingID, point: point, flags: []))
             case .hover(let phase):
                 out.append(StrokeEvent(
@@ -134,33 +139,33 @@ public struct StrokeTracker: Sendable {
                     assertionFailure("decoder bug: \(e.kind) for \(key), which is not in progress")
                     continue
                 }
-                if e.kind == .ended, geometry.jumpDetection != nil, isJump(index, to: point, geometry) {
+                if e.kind == .ended, shared.geometry.jumpDetection != nil, isJump(index, to: point, shared) {
                     // The lift sample is somewhere else: the finger that lifted there is a stroke
                     // of its own, begun and ended in this frame.
-                    splitAtJump(index, e, point: point, frame: frame, into: &out)
+                    splitAtJump(index, e, point: point, frame: frame, packing: packing, into: &out)
                 }
-                var stroke = active.swapRemoveStroke(at: index)
+                var live = active.swapRemove(at: index)
                 if case .cancelled(let reason) = e.kind {
-                    stroke.state = .cancelled(reason)
-                    out.append(event(.cancelled(reason), stroke, frame: frame, point: point))
+                    out.append(event(.cancelled(reason), live.header, frame: frame, point: point))
                 } else {
                     // The lift sample is part of the polyline only if the finger moved before lifting.
-                    if !point.samePosition(as: stroke.points[stroke.points.count - 1]) { stroke.points.append(point) }
-                    stroke.state = .ended
-                    out.append(event(.ended, stroke, frame: frame, point: point))
-                    complete(stroke)
+                    if !point.samePosition(as: live.last) { live.append(point, sample: e.sample, geometry: packing) }
+                    out.append(event(.ended, live.header, frame: frame, point: point))
+                    complete(live)
                 }
+                recycle(&live)
             }
         }
     }
 
     /// Judges the motion of the stroke at `active[index]` from its last point to `point`,
     /// remembering its distance for the next motion.
-    private mutating func isJump(_ index: Int, to point: StrokePoint, _ geometry: DeviceGeometry) -> Bool {
-        let points = active[index].stroke.points
-        let verdict = geometry.jumpDetection!.judge(
-            from: points[points.count - 1], to: point, lastDistance: active[index].jumpDistance,
-            geometry: geometry)
+    /// The geometry is read in place from `shared`.
+    @inline(__always)
+    private mutating func isJump(_ index: Int, to point: StrokePoint, _ shared: SharedGeometry) -> Bool {
+        let verdict = shared.geometry.jumpDetection!.judge(
+            from: active[index].last, to: point, lastDistance: active[index].jumpDistance,
+            geometry: shared.geometry)
         switch verdict {
         case .motion(let distance):
             active[index].jumpDistance = distance
@@ -176,13 +181,12 @@ public struct StrokeTracker: Sendable {
     /// Ends the stroke at `active[index]` at its last point (the last believable one) and begins a
     /// new stroke, flagged `jump`, at `point`, under the same key and index.
     private mutating func splitAtJump(
-        _ index: Int, _ e: ContactEvent, point: StrokePoint, frame: UInt64, into out: inout [StrokeEvent]
+        _ index: Int, _ e: ContactEvent, point: StrokePoint, frame: UInt64, packing: SharedGeometry?,
+        into out: inout [StrokeEvent]
     ) {
         let key = active[index].key
-        var old = active[index].stroke
-        old.state = .ended
-        out.append(event(.ended, old, frame: frame, point: old.points[old.points.count - 1]))
-        complete(old)
+        out.append(event(.ended, active[index].header, frame: frame, point: active[index].last))
+        complete(active[index])
         jumps += 1
         let id = StrokeID(rawValue: nextStrokeID)
         nextStrokeID += 1
@@ -190,26 +194,40 @@ public struct StrokeTracker: Sendable {
         flags.insert(.jump)
         let stroke = Stroke(
             id: id, device: key.device, slot: e.slot, trackingID: e.trackingID, flags: flags, state: .inProgress,
-            firstFrame: frame, points: [point]
+            firstFrame: frame, points: []
         )
-        active[index] = LiveStroke(key: key, stroke: stroke)
+        var old = active[index]
+        active[index] = LiveStroke(key: key, header: stroke, point: point, geometry: packing, buffer: spareBuffer())
+        recycle(&old)
         out.append(event(.began, stroke, frame: frame, point: point))
     }
 
-    /// Moves an ended stroke into the history, its points packed with its device's geometry.
-    private mutating func complete(_ stroke: Stroke) {
-        guard packsHistory, completed.capacity > 0, let geometry = geometries[stroke.device] else {
-            return completed.append(CompletedStroke(unpacked: stroke))
+    /// Moves an ended stroke into the history.
+    private mutating func complete(_ live: LiveStroke) {
+        guard completed.capacity > 0 else { return completed.append(CompletedStroke(unpacked: live.header)) }
+        completed.append(live.completed(.ended))
+    }
+
+    /// The geometry strokes of `device` pack their points with, made once per change of geometries.
+    private mutating func sharedGeometry(of device: DeviceID) -> SharedGeometry {
+        if let known = sharedGeometries[device] { return known }
+        guard let geometry = geometries[device] else {
+            preconditionFailure("StrokeTracker: events for device \(device), which was never added")
         }
-        let shared: SharedGeometry
-        if let known = sharedGeometries[stroke.device] {
-            shared = known
-        } else {
-            shared = SharedGeometry(geometry)
-            sharedGeometries[stroke.device] = shared
-        }
-        let entry = CompletedStroke(stroke, geometry: shared, scratch: &packScratch)
-        completed.append(entry)
+        let shared = SharedGeometry(geometry)
+        sharedGeometries[device] = shared
+        return shared
+    }
+
+    /// A buffer for a new stroke to pack its points into.
+    private mutating func spareBuffer() -> [UInt8] {
+        spareBuffers.popLast() ?? []
+    }
+
+    /// Keeps the buffer of a finished stroke for the next one (a few: one per finger).
+    mutating func recycle(_ live: inout LiveStroke) {
+        guard spareBuffers.count < 16, live.packer.buffer.capacity > 0 else { return }
+        spareBuffers.append(live.packer.takeBuffer())
     }
 
     private func event(_ kind: StrokeEvent.Kind, _ s: Stroke, frame: UInt64, point: StrokePoint) -> StrokeEvent {
@@ -217,30 +235,5 @@ public struct StrokeTracker: Sendable {
             kind: kind, stroke: s.id, device: s.device, frame: frame, slot: s.slot, trackingID: s.trackingID,
             point: point, flags: kind == .began ? s.flags : []
         )
-    }
-}
-
-/// A stroke in progress, under its key, with what jump detection remembers of it.
-struct LiveStroke: Sendable {
-    var key: StrokeKey
-    var stroke: Stroke
-    /// Its last motion's distance per reference frame (`JumpDetection.judge`); 0 before the first.
-    var jumpDistance: Double = 0
-
-    /// Appends `point`, of `frame`, to the polyline; returns the stroke's id. One access to the
-    /// entry for the per-event path.
-    @inline(__always)
-    mutating func extend(_ point: StrokePoint, frame: UInt64) -> StrokeID {
-        stroke.points.append(point)
-        stroke.lastFrame = frame
-        return stroke.id
-    }
-}
-
-extension Array where Element == LiveStroke {
-    /// Removes the element at `index`, moving the last one into its place (order is not kept).
-    mutating func swapRemoveStroke(at index: Int) -> Stroke {
-        swapAt(index, count - 1)
-        return removeLast().stroke
     }
 }

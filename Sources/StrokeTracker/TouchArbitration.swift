@@ -75,14 +75,14 @@ extension StrokeTracker {
     mutating func cancelForPen(group: UInt32, time: Timestamp, frame: UInt64, into out: inout [StrokeEvent]) {
         let victims = active.filter { live in
             arbiter.arbitrates(live.key.device, in: group, isPen: geometries[live.key.device]?.isPen ?? false)
-        }.sorted { $0.stroke.id < $1.stroke.id }
+        }.sorted { $0.header.id < $1.header.id }
         active.removeAll { live in victims.contains { $0.key == live.key } }
-        for victim in victims {
-            var stroke = victim.stroke
+        for var victim in victims {
+            let stroke = victim.header
             arbiter.suppressed.insert(victim.key)
-            var point = stroke.points[stroke.points.count - 1]
+            var point = victim.last
             point.time = time
-            stroke.state = .cancelled(.pen)
+            recycle(&victim)
             out.append(StrokeEvent(
                 kind: .cancelled(.pen), stroke: stroke.id, device: stroke.device, frame: stroke.lastFrame,
                 slot: stroke.slot, trackingID: stroke.trackingID, point: point, flags: []))

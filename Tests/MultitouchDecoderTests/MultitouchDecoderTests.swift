@@ -13,6 +13,23 @@ import Testing
         #expect(s.tracker.completed.map { $0.stroke.points.map(\.x) } == [[100, 110]])
     }
 
+    /// A copy of a script (decoder, tracker, packed strokes in progress) goes its own way: what one
+    /// is fed does not change the other (the slot table and the packing buffers are shared until
+    /// written, then copied).
+    @Test func copiesOfADecoderAndTrackerAreIndependent() throws {
+        var a = try Script(TestDevices.touchscreen())
+        a.feed([E.slot(0), E.id(5), E.x(100), E.y(200), E.slot(1), E.id(6), E.x(10), E.y(20), E.syn])
+        a.feed([E.slot(0), E.x(110), E.syn])
+        var b = a
+        #expect(a.feed([E.slot(0), E.x(120), E.slot(1), E.id(-1), E.syn]) == ["moved 1 s0 #5 (120,200)", "ended 2 s1 #6 (10,20)"])
+        #expect(b.feed([E.slot(0), E.id(-1), E.syn]) == ["ended 1 s0 #5 (110,200)"])
+        #expect(b.feed([E.slot(1), E.x(11), E.syn]) == ["moved 2 s1 #6 (11,20)"])
+        #expect(a.feed([E.slot(0), E.id(-1), E.syn]) == ["ended 1 s0 #5 (120,200)"])
+        #expect(a.tracker.completed.map { $0.stroke.points.map(\.x) } == [[10], [100, 110, 120]])
+        #expect(b.tracker.completed.map { $0.stroke.points.map(\.x) } == [[100, 110]])
+        #expect(b.tracker.live.map { $0.points.map(\.x) } == [[10, 11]])
+    }
+
     @Test func touchThatBeginsAndEndsWithinOneFrameYieldsBeganAndEnded() throws {
         var s = try Script(TestDevices.touchscreen())
         #expect(s.feed([E.slot(0), E.id(7), E.x(10), E.y(20), E.id(-1), E.syn]) == ["began 1 s0 #7 (10,20)", "ended 1 s0 #7 (10,20)"])

@@ -73,6 +73,65 @@ import Testing
         #expect(kept[1].stroke.points.map(\.nx) == [nx(inverted, 100), nx(inverted, 150)])
     }
 
+    /// A change of geometry that derives points alike (here: jump detection, and another device
+    /// added) while a stroke is in progress: its points stay packed, and come back as they were.
+    @Test func aGeometryChangeThatDerivesAlikeKeepsPacking() throws {
+        let d = Self.device(x: AbsInfo(minimum: 0, maximum: 1000, resolution: 10), y: AbsInfo(minimum: 0, maximum: 500, resolution: 10))
+        func run(packing: Bool) -> [CompletedStroke] {
+            var t = StrokeTracker(historyLimit: 8)
+            t.packsHistory = packing
+            t.addDevice(DeviceID(1), geometry: DeviceGeometry(description: d))
+            t.setJumpDetection(nil, of: DeviceID(1))
+            var out: [StrokeEvent] = []
+            func contact(_ kind: ContactEvent.Kind, _ x: Int32, _ us: Int64, frame: UInt64) {
+                let e = ContactEvent(kind: kind, slot: 0, trackingID: 7, time: Timestamp(microseconds: us), sample: ContactSample(x: x, y: 100))
+                t.apply([e], device: DeviceID(1), frame: frame, into: &out)
+            }
+            contact(.began, 100, 0, frame: 1)
+            t.setJumpDetection(JumpDetection(thresholdMM: 1000, growthMM: 1000), of: DeviceID(1))
+            contact(.moved, 200, 10_000, frame: 2)
+            t.addDevice(DeviceID(2), geometry: DeviceGeometry(description: d))
+            contact(.moved, 250, 20_000, frame: 3)
+            #expect(t.live.map(\.points.count) == [3])
+            contact(.ended, 300, 30_000, frame: 4)
+            return Array(t.completed)
+        }
+        let packed = run(packing: true), plain = run(packing: false)
+        #expect(packed.map(\.isPacked) == [true])
+        #expect(packed.map(\.stroke) == plain.map(\.stroke))
+        #expect(packed[0].stroke.points.map(\.x) == [100, 200, 250, 300])
+    }
+
+    /// Strokes in progress (`live`, `inProgress`) come back with every point, packed or not.
+    @Test(arguments: files)
+    func strokesInProgressComeBackWithTheirPoints(path: String) throws {
+        let recording = try RecordingReader.read(path: path)
+        for recorded in recording.devices {
+            var trackers = [true, false].map { packing -> StrokeTracker in
+                var t = StrokeTracker(historyLimit: 16)
+                t.packsHistory = packing
+                return t
+            }
+            var pipelines = try trackers.indices.map { i in
+                try DevicePipeline(
+                    id: DeviceID(1), description: recorded.description,
+                    geometry: DeviceGeometry(description: recorded.description), tracker: &trackers[i])
+            }
+            var assembler = FrameAssembler()
+            var out: [StrokeEvent] = []
+            var frames = 0
+            for event in recorded.events {
+                guard let input = assembler.feed(event) else { continue }
+                for i in trackers.indices { pipelines[i].process(input, tracker: &trackers[i], into: &out) }
+                frames += 1
+                if frames % 97 == 0 {
+                    #expect(trackers[0].live == trackers[1].live, "\(path), frame \(frames)")
+                    #expect(trackers[0].inProgress == trackers[1].inProgress, "\(path), frame \(frames)")
+                }
+            }
+        }
+    }
+
     /// Values at the ends of their ranges, and deltas that overflow 32 bits, come back.
     @Test func extremeValuesRoundTrip() throws {
         let g = DeviceGeometry(description: Self.device(

@@ -1,0 +1,96 @@
+import MultitouchDecoder
+
+/// A stroke in progress, under its key, with what jump detection remembers of it.
+///
+/// Its points are packed as they come (`PointPacker`), with the geometry they are derived with:
+/// completing the stroke copies its bytes into the history instead of packing 112-byte points,
+/// and motion appends a few bytes instead of a `StrokePoint`. They are kept as `StrokePoint`s
+/// (`header.points`) when the tracker does not pack its history, and from the first point derived
+/// with a geometry that derives points differently (a calibration changed while it was down).
+struct LiveStroke: Sendable {
+    var key: StrokeKey
+    /// The stroke but for its points while they are packed (`points` then empty).
+    var header: Stroke
+    /// Its latest point.
+    var last: StrokePoint
+    var pointCount = 1
+    /// The geometry its points are packed with; nil when they are in `header.points`.
+    var geometry: SharedGeometry?
+    var packer: PointPacker
+    /// Its last motion's distance per reference frame (`JumpDetection.judge`); 0 before the first.
+    var jumpDistance: Double = 0
+
+    /// A stroke whose first point is `point`, packed with `geometry` into `buffer` (nil: kept
+    /// as points).
+    init(key: StrokeKey, header: Stroke, point: StrokePoint, geometry: SharedGeometry?, buffer: [UInt8]) {
+        self.key = key
+        self.header = header
+        last = point
+        self.geometry = geometry
+        packer = PointPacker(buffer: buffer)
+        if geometry != nil {
+            packer.start(point)
+        } else {
+            self.header.points = [point]
+        }
+    }
+
+    /// Appends `point`, of `frame`, to the polyline; returns the stroke's id. One access to the
+    /// entry for the per-event path.
+    @inline(__always)
+    mutating func extend(
+        _ point: StrokePoint, sample: ContactSample, frame: UInt64, geometry current: SharedGeometry?
+    ) -> StrokeID {
+        append(point, sample: sample, geometry: current)
+        header.lastFrame = frame
+        return header.id
+    }
+
+    /// Appends `point`, derived from `sample` with `current`.
+    @inline(__always)
+    mutating func append(_ point: StrokePoint, sample: ContactSample, geometry current: SharedGeometry?) {
+        if let g = geometry, g !== current { switchGeometry(from: g, to: current) }
+        if geometry != nil {
+            packer.append(time: point.time, sample, after: last)
+        } else {
+            header.points.append(point)
+        }
+        last = point
+        pointCount += 1
+    }
+
+    /// The points so far were packed with `old`, the next one is derived with `new`: packing goes on
+    /// with `new` if it derives alike, else the points are unpacked and kept as points from now on.
+    private mutating func switchGeometry(from old: SharedGeometry, to new: SharedGeometry?) {
+        if let new, new.derivesLike(old) {
+            geometry = new
+            return
+        }
+        header.points = PointPacking.unpack(packer.bytes, count: pointCount, geometry: old.geometry)
+        geometry = nil
+    }
+
+    /// The stroke with its points.
+    var stroke: Stroke {
+        guard let g = geometry else { return header }
+        var s = header
+        s.points = PointPacking.unpack(packer.bytes, count: pointCount, geometry: g.geometry)
+        return s
+    }
+
+    /// The stroke as the history keeps it, in `state`.
+    func completed(_ state: Stroke.State) -> CompletedStroke {
+        var h = header
+        h.state = state
+        guard let g = geometry else { return CompletedStroke(unpacked: h) }
+        return CompletedStroke(h, packed: packer.bytes, count: pointCount, geometry: g)
+    }
+}
+
+extension Array where Element == LiveStroke {
+    /// Removes the element at `index`, moving the last one into its place (order is not kept).
+    mutating func swapRemove(at index: Int) -> LiveStroke {
+        swapAt(index, count - 1)
+        return removeLast()
+    }
+}
