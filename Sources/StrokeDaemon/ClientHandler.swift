@@ -73,10 +73,17 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
         } else {
             pending!.writeBuffer(&incoming)
         }
-        while let line = nextLine() {
-            guard line.utf8.count <= daemon.settings.maxLineLength else {
+        while let (line, length) = nextLine() {
+            guard length <= daemon.settings.maxLineLength else {
                 tooLong(client)
                 return
+            }
+            guard let line else {
+                // JSON between systems is UTF-8 (RFC 8259 §8.1): bytes that are not are refused,
+                // not repaired into U+FFFD and answered as if the client had sent those.
+                let error = ProtocolError(.invalidJSON, "a request is UTF-8 text; this line is not", id: nil)
+                daemon.send(error.json, to: client)
+                continue
             }
             daemon.handle(line: line, from: client)
             if client.closing { return }
@@ -91,17 +98,17 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
         daemon.disconnect(client, reason: "lineTooLong", drain: true)
     }
 
-    /// The next complete line, without its `\n` (and a `\r` before it).
-    private func nextLine() -> Substring? {
+    /// The next complete line, without its `\n` (and a `\r` before it), and its length in bytes;
+    /// the line is nil when its bytes are not UTF-8.
+    private func nextLine() -> (Substring?, Int)? {
         guard var buffer = pending, let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
             return nil
         }
-        let length = newline - buffer.readerIndex
-        var text = buffer.readString(length: length) ?? ""
+        var bytes = buffer.readSlice(length: newline - buffer.readerIndex)!.readableBytesView
         buffer.moveReaderIndex(forwardBy: 1)
         pending = buffer.readableBytes == 0 ? nil : buffer
-        if text.hasSuffix("\r") { text.removeLast() }
-        return Substring(text)
+        if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+        return (String(validating: bytes, as: UTF8.self).map { Substring($0) }, bytes.count)
     }
 
     public func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

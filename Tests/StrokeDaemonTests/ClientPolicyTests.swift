@@ -118,6 +118,13 @@ import Glibc
         #expect(try c.next()["error"] as? String == "invalidJSON")
         try c.socket.send("[1,2,3]")
         #expect(try c.next()["error"] as? String == "invalidJSON")
+        // Not UTF-8 (a lone 0xFF inside a string): refused, not read as U+FFFD.
+        try c.socket.sendRaw(Array(#"{"id":"a"#.utf8) + [0xFF] + Array(#"","request":"ping"}"#.utf8) + [0x0A])
+        let notText = try c.next()
+        #expect(notText["error"] as? String == "invalidJSON")
+        #expect(notText["id"] is NSNull)
+        try c.send(["id": 4, "request": "ping"])
+        #expect(try c.next()["id"] as? Int == 4)
         try c.send(["id": 5, "request": "launchMissiles"])
         let unknown = try c.next()
         #expect(unknown["error"] as? String == "unknownRequest")
