@@ -67,8 +67,26 @@ final class CommandSpawner: @unchecked Sendable {
         let status = posix_spawnp(&pid, argv[0]!, &actions, &attributes, argv, envp)
         guard status == 0 else { return .failure(Errno(rawValue: status)) }
         children[pid] = command.rule
-        condition.signal()
+        condition.broadcast()  // the reaper, and not only a `waitForAll` waiting too
         return .success(pid)
+    }
+
+    /// Returns once every command started has ended (and been reaped): `--once` waits for what
+    /// it started before it exits. Waits on a thread of its own, not on the caller's.
+    func waitForAll() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            do {
+                try startThread { [self] in
+                    condition.lock()
+                    while !children.isEmpty { condition.wait() }
+                    condition.unlock()
+                    done.resume()
+                }
+            } catch {
+                log("cannot wait for the commands still running: \(error)")
+                done.resume()
+            }
+        }
     }
 
     private func reap() {
@@ -83,11 +101,13 @@ final class CommandSpawner: @unchecked Sendable {
                 // ECHILD with children listed: nothing left to wait for; forget them.
                 condition.lock()
                 children.removeAll()
+                condition.broadcast()
                 condition.unlock()
                 continue
             }
             condition.lock()
             let rule = children.removeValue(forKey: pid)
+            if children.isEmpty { condition.broadcast() }
             condition.unlock()
             guard let rule else { continue }
             let signal = status & 0x7f

@@ -54,7 +54,7 @@ struct GestureClient: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            for try await event in client.subscribe(devices: devices.isEmpty ? nil : devices, events: events, reconnect: !once) {
+            stream: for try await event in client.subscribe(devices: devices.isEmpty ? nil : devices, events: events, reconnect: !once) {
                 switch event {
                 case .message(.gesture(let gesture)):
                     let elapsed = (clock.now - start).components
@@ -88,7 +88,7 @@ struct GestureClient: Sendable {
                 case .message(.deviceAdded(let added)): names[added.device.device] = added.device.name
                 case .message(.deviceRemoved(let removed)): names[removed.device] = nil
                 case .message(.goodbye(let goodbye)):
-                    if once { return }
+                    if once { break stream }
                     gesturesLog("the daemon said goodbye (\(goodbye.reason)); reconnecting")
                 case .message(.error(let error)): gesturesLog("the daemon: \(error.error): \(error.message)")
                 case .message(.hello), .message(.reply), .message(.stroke), .message(.hover), .message(.replayEnded),
@@ -98,11 +98,13 @@ struct GestureClient: Sendable {
                 }
             }
         } catch let error as StrokeClientError where once && error.code == .connectionLost {
-            return
+            // The end of a --once run, as a goodbye is.
         } catch let error as StrokeClientError {
             printError("\(error)")
             throw Exit.unavailable
         }
+        // Only --once gets here: the commands it started finish before it exits.
+        await spawner?.waitForAll()
     }
 
     /// The first connection; without `--once`, retried until the daemon answers (a user unit

@@ -36,7 +36,7 @@ struct GesturesCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Check the configuration, print its rules and exit.")
     var check = false
 
-    @Flag(name: .long, help: "Stop when the connection ends instead of reconnecting.")
+    @Flag(name: .long, help: "Stop when the connection ends instead of reconnecting (after the commands started have ended).")
     var once = false
 
     @Flag(name: .long, help: "Log every command run and every gesture a limit skipped.")

@@ -164,6 +164,36 @@ import Glibc
         #expect(subscribe["events"] as? [String] == ["gesture", "deviceAdded", "deviceRemoved"])
     }
 
+    /// `--once` exits only after the commands it started have ended. Started with posix_spawn and
+    /// waited for with waitpid, output to /dev/null: what is timed is the process alone (pipes, or
+    /// Foundation's `Process`, would wait for the command too, which inherits them).
+    @Test func onceWaitsForTheCommandsItStarted() throws {
+        let dir = try directory()
+        let out = dir + "/out.txt"
+        try """
+            rules:
+              - kind: hold
+                shell: 'sleep 0.5; echo done >> \(out)'
+            """.write(toFile: dir + "/g.yaml", atomically: true, encoding: .utf8)
+        let server = try GestureServer(
+            path: dir + "/s.sock", devices: [Self.device(1, "Finger")], lines: try Self.stream.map(Self.line))
+        defer { server.stop() }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_RDWR, 0) }
+        let config = dir + "/g.yaml"
+        let arguments: [String] = [CLI.binary.path, "gestures", "--socket", server.path, "--config", config, "--once"]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        #expect(posix_spawn(&pid, argv[0]!, &actions, nil, argv, environ) == 0)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        #expect(status == 0)
+        #expect((try? String(contentsOfFile: out, encoding: .utf8)) == "done\n")
+    }
+
     @Test func aRealRunPassesArgvAndEnvironmentAndOutlivesAProgramThatCannotStart() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
