@@ -179,7 +179,7 @@ public final class Daemon: Sendable {
         // made for every client (`Outgoing.shared`), and the bytes every client holds summed in
         // the same pass that feeds them (not in a second pass over all clients).
         let limits = settings.queue
-        let now = NIODeadline.now()
+        var now: NIODeadline?  // read once, and only when a client is stalled
         var total = 0
         for client in clients.values {
             guard client.subscription != nil else {
@@ -195,11 +195,15 @@ public final class Daemon: Sendable {
             }
             if ok {
                 client.pump()
-                if let since = client.stalledSince, now - since > limits.disconnectAfterStall {
-                    disconnectSlow(client, why: "its socket took nothing for \((now - since).nanoseconds / 1_000_000) ms")
-                } else {
-                    total += client.queue.bytes
+                if let since = client.stalledSince {
+                    let t = now ?? .now()
+                    now = t
+                    if t - since > limits.disconnectAfterStall {
+                        disconnectSlow(client, why: "its socket took nothing for \((t - since).nanoseconds / 1_000_000) ms")
+                        continue
+                    }
                 }
+                total += client.queue.bytes
             } else {
                 disconnectSlow(client, why: "its queue is full")
             }
