@@ -15,13 +15,18 @@ enum Outgoing: Sendable {
     /// A stream message's bytes with `,"merged":count` at `offset` (`Broadcast.mergedOffset`):
     /// what a slow client gets for a `moved` (or hover `motion`) that stands for `count` earlier ones.
     static func merged(_ shared: ByteBuffer, at offset: Int, count: Int) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: shared.readableBytes + 32)
+        appendMerged(shared, at: offset, count: count, to: &buffer)
+        return buffer
+    }
+
+    /// Appends what `merged` returns to `buffer`.
+    static func appendMerged(_ shared: ByteBuffer, at offset: Int, count: Int, to buffer: inout ByteBuffer) {
         let bytes = shared.readableBytesView
-        var buffer = ByteBufferAllocator().buffer(capacity: bytes.count + 32)
         buffer.writeBytes(bytes.prefix(offset))
         buffer.writeStaticString(",\"merged\":")
         buffer.writeString(String(count))
         buffer.writeBytes(bytes.dropFirst(offset))
-        return buffer
     }
 
     /// `line` and its newline as bytes.
@@ -53,9 +58,15 @@ final class ClientConnection {
     let channel: Channel
     var peer: PeerCredentials?
     var subscription: ClientRequest.Subscription? {
-        didSet { typeFilter = TypeFilter(subscription?.events) }
+        didSet {
+            typeFilter = TypeFilter(subscription?.events)
+            deviceFilter = subscription?.devices
+        }
     }
     private var typeFilter = TypeFilter(nil)
+    /// The subscription's `devices`, kept apart so that filtering reads one field, not the
+    /// whole subscription, per message.
+    private var deviceFilter: Set<UInt32>?
     /// Subscribed, and to `gesture`.
     var wantsGestures: Bool { subscription != nil && typeFilter.gestures }
     var queue: ClientQueue<Outgoing>
@@ -68,12 +79,17 @@ final class ClientConnection {
     private var lastUnread: UInt32?
     var closing = false
     let logger: Logger
+    /// Where a pump gathers its messages to hand them to the channel as one buffer; reused from
+    /// pump to pump (NIO lets go of it once `writev` took it), so a client that keeps up costs no
+    /// allocation per frame.
+    private var batch: ByteBuffer
 
     init(id: UInt64, channel: Channel, limits: QueueLimits, logger: Logger) {
         self.id = id
         self.channel = channel
         self.queue = ClientQueue(
             mergeThreshold: limits.mergeAfter, disconnectThreshold: limits.disconnectAfter, byteLimit: limits.disconnectAfterBytes)
+        self.batch = channel.allocator.buffer(capacity: ClientConnection.batchCapacity)
         var logger = logger
         logger[metadataKey: "client"] = "\(id)"
         self.logger = logger
@@ -81,8 +97,8 @@ final class ClientConnection {
 
     /// Whether a stream message passes the client's subscription filter.
     func wants(_ b: Broadcast) -> Bool {
-        guard let sub = subscription else { return false }
-        if let devices = sub.devices, !devices.contains(b.device.rawValue) { return false }
+        guard subscription != nil else { return false }
+        if let devices = deviceFilter, !devices.contains(b.device.rawValue) { return false }
         return typeFilter.passes(b)
     }
 
@@ -105,27 +121,55 @@ final class ClientConnection {
     /// Hands everything queued to the channel, writable or not (before closing it).
     func pumpAll() { write(all: true) }
 
+    /// A batch is handed to the channel once it holds this many bytes, and writability is looked
+    /// at again before the next one (as it was before every message when each went on its own):
+    /// NIO holds at most this much, plus a message, beyond its high-water mark.
+    static let batchBytes = 16 << 10
+    /// The batch buffer's size when made; one grown past `batchBytes` (a long reply) is not kept.
+    static let batchCapacity = 1 << 10
+
+    /// Hands the channel what is queued as one write per batch (one trip through the pipeline,
+    /// one buffer for `writev`) and flushes once. A lone stream message goes as the bytes every
+    /// client shares; several are copied into the client's batch buffer, once.
     private func write(all: Bool) {
         guard channel.isActive else { return }
         var wrote = false
-        while all || channel.isWritable, let entry = queue.dequeue() {
-            let buffer: ByteBuffer
-            switch entry.message {
-            case .line(let line): buffer = Outgoing.lineBuffer(line)
-            case .broadcast(let b, let shared):
-                // Only a message with a `mergedOffset` has a merge key (`Broadcast.mergeKey`).
-                if entry.merged > 0, let offset = b.mergedOffset {
-                    buffer = Outgoing.merged(shared, at: offset, count: entry.merged)
-                } else {
-                    buffer = shared
-                }
-            }
-            channel.write(buffer, promise: nil)
+        while all || channel.isWritable, let first = queue.dequeue() {
             sent += 1
             wrote = true
+            if queue.isEmpty, first.merged == 0, case .broadcast(_, let shared) = first.message {
+                channel.write(shared, promise: nil)
+                break
+            }
+            batch.clear()
+            append(first)
+            while batch.readableBytes < ClientConnection.batchBytes, let next = queue.dequeue() {
+                append(next)
+                sent += 1
+            }
+            channel.write(batch, promise: nil)
         }
         if wrote { channel.flush() }
+        if batch.capacity > ClientConnection.batchBytes {
+            batch = channel.allocator.buffer(capacity: ClientConnection.batchCapacity)
+        }
         noteProgress(wrote: wrote)
+    }
+
+    /// Appends a dequeued message's bytes to `batch`.
+    private func append(_ entry: ClientQueue<Outgoing>.Entry) {
+        switch entry.message {
+        case .line(let line):
+            batch.writeString(line)
+            batch.writeInteger(UInt8(ascii: "\n"))
+        case .broadcast(let b, let shared):
+            // Only a message with a `mergedOffset` has a merge key (`Broadcast.mergeKey`).
+            if entry.merged > 0, let offset = b.mergedOffset {
+                Outgoing.appendMerged(shared, at: offset, count: entry.merged, to: &batch)
+            } else {
+                batch.writeImmutableBuffer(shared)
+            }
+        }
     }
 
     /// Progress is the socket taking bytes, not the daemon handing them to NIO: a client that

@@ -111,6 +111,16 @@ public struct ClientQueue<Message: Sendable>: Sendable {
                 count -= 1
                 bytes -= e.bytes
                 if let key = e.mergeKey, lastByKey[key] == head - 1 { lastByKey[key] = nil }
+                if count == 0 {
+                    // Drained (a client that keeps up, every frame): start over in the same storage
+                    // rather than leave it to compaction, which would make a new array; storage
+                    // grown large while the client was behind is let go.
+                    entries.removeAll(keepingCapacity: entries.capacity <= 256)
+                    lastByKey.removeAll(keepingCapacity: true)
+                    head = 0
+                    holes = 0
+                    return e
+                }
                 compactIfNeeded()
                 return e
             }

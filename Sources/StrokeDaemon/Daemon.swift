@@ -11,7 +11,7 @@ import StrokeTracker
 /// The reader never waits for a client: a message is queued per client and written as the socket
 /// accepts it (`ClientConnection.pump`).
 ///
-/// Its state is loop-bound (`NIOLoopBoundBox`): touching any of it from another thread traps.
+/// Its state is loop-bound (`NIOLoopBoundBox`, `LoopBound`): touching any of it from another thread traps.
 public final class Daemon: Sendable {
     public static let version = "0.2.0"
     public let loop: EventLoop
@@ -24,7 +24,7 @@ public final class Daemon: Sendable {
         _modify { yield &_settings.value }
     }
     public internal(set) var hub: Hub {
-        get { _hub.value }
+        _read { yield _hub.value }
         _modify { yield &_hub.value }
     }
     var clients: [UInt64: ClientConnection] {
@@ -32,24 +32,24 @@ public final class Daemon: Sendable {
         _modify { yield &_clients.value }
     }
     public private(set) var stopping: Bool {
-        get { _state.value.stopping }
+        _read { yield _state.value.stopping }
         _modify { yield &_state.value.stopping }
     }
     var disconnectedSlow: UInt64 {
-        get { _state.value.disconnectedSlow }
+        _read { yield _state.value.disconnectedSlow }
         _modify { yield &_state.value.disconnectedSlow }
     }
     var refusedClients: UInt64 {
-        get { _state.value.refusedClients }
+        _read { yield _state.value.refusedClients }
         _modify { yield &_state.value.refusedClients }
     }
     /// Rate limits for logging the decoders' diagnostics (`Daemon+Diagnostics.swift`).
     var diagnosticLog: DiagnosticLog {
-        get { _state.value.diagnosticLog }
+        _read { yield _state.value.diagnosticLog }
         _modify { yield &_state.value.diagnosticLog }
     }
     var gestureTimers: [DeviceID: GestureTimer] {
-        get { _state.value.gestureTimers }
+        _read { yield _state.value.gestureTimers }
         _modify { yield &_state.value.gestureTimers }
     }
     var clockRates: [DeviceID: Double] {
@@ -78,11 +78,11 @@ public final class Daemon: Sendable {
     }
 
     private let _settings: NIOLoopBoundBox<Settings>
-    private let _hub: NIOLoopBoundBox<Hub>
+    private let _hub: LoopBound<Hub>
     private let _clients: NIOLoopBoundBox<[UInt64: ClientConnection]>
     private let _batch: NIOLoopBoundBox<[Broadcast]>
     /// `publish`'s shared lines, kept to reuse the array's storage.
-    private let _state: NIOLoopBoundBox<State>
+    private let _state: LoopBound<State>
 
     public struct Settings: Sendable {
         public var historyLimit = 256
@@ -110,10 +110,10 @@ public final class Daemon: Sendable {
         _settings = .makeBoxSendingValue(settings, eventLoop: loop)
         var hub = Hub(historyLimit: settings.historyLimit, resumeLimit: settings.resumeLimit)
         hub.encodesGestures = false  // until a client subscribes to them
-        _hub = .makeBoxSendingValue(hub, eventLoop: loop)
+        _hub = LoopBound(hub, loop: loop)
         _clients = .makeBoxSendingValue([:], eventLoop: loop)
         _batch = .makeBoxSendingValue([], eventLoop: loop)
-        _state = .makeBoxSendingValue(State(), eventLoop: loop)
+        _state = LoopBound(State(), loop: loop)
     }
 
     /// Applies what a configuration reload (SIGHUP) may change while running: queue limits (for
@@ -186,7 +186,7 @@ public final class Daemon: Sendable {
         // made for every client (`Outgoing.shared`), and the bytes every client holds summed in
         // the same pass that feeds them (not in a second pass over all clients).
         let limits = settings.queue
-        let now = NIODeadline.now()
+        var now: NIODeadline?  // read once, and only when a client is stalled
         var total = 0
         for client in clients.values {
             guard client.subscription != nil else {
@@ -202,11 +202,15 @@ public final class Daemon: Sendable {
             }
             if ok {
                 client.pump()
-                if let since = client.stalledSince, now - since > limits.disconnectAfterStall {
-                    disconnectSlow(client, why: "its socket took nothing for \((now - since).nanoseconds / 1_000_000) ms")
-                } else {
-                    total += client.queue.bytes
+                if let since = client.stalledSince {
+                    let t = now ?? .now()
+                    now = t
+                    if t - since > limits.disconnectAfterStall {
+                        disconnectSlow(client, why: "its socket took nothing for \((t - since).nanoseconds / 1_000_000) ms")
+                        continue
+                    }
                 }
+                total += client.queue.bytes
             } else {
                 disconnectSlow(client, why: "its queue is full")
             }

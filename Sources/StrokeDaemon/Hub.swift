@@ -31,8 +31,17 @@ public struct Hub: Sendable {
     /// Whether gesture steps are encoded and published: false while no client takes them (the
     /// daemon keeps it up to date), so the hot path pays only for the recognisers then.
     public var encodesGestures = true
-    /// Reused for every stroke event: encoding allocates only each line's own buffer.
+    /// Reused for every stroke event: encoding allocates only the frame's buffer of lines.
     private var writer = JSONWriter(capacity: 1024)
+    /// Where each line of the frame being published lies in its buffer (reused).
+    private var lines: [Line] = []
+    private struct Line {
+        var start: Int
+        var length: Int
+        var mergedOffset: Int?
+    }
+    /// Bytes reserved per stroke event line (most are 150 to 220).
+    private static let lineEstimate = 256
     public private(set) var framesProcessed: UInt64 = 0
     /// What the decoders met since `clearReports()`, the first of each kind per frame, for the
     /// daemon to log; at most `reportLimit` (the counters in `diagnostics(of:)` count them all).
@@ -198,20 +207,37 @@ public struct Hub: Sendable {
         for r in devices[device]!.pipeline.reports where reports.count < Hub.reportLimit { reports.append((device, r)) }
     }
 
-    /// Numbers and encodes the stroke events of `device`.
+    /// Numbers and encodes the stroke events of `device`. Their lines share one buffer (one
+    /// allocation per frame, not one per message); each message holds its line's slice.
     private mutating func publish(_ events: [StrokeEvent], device: DeviceID, into out: inout [Broadcast]) {
         guard !events.isEmpty else { return }
         let geometry = devices[device]!.info.geometry
+        var buffer = ByteBufferAllocator().buffer(capacity: events.count * Hub.lineEstimate)
+        lines.removeAll(keepingCapacity: true)
+        var numbered = seq
         for e in events {
+            // Hover is transient like pointer motion: not numbered (so the sequence numbers a
+            // client without `hover` sees stay gapless) and not kept for resuming.
+            let lineSeq: UInt64?
             if case .hover = e.kind {
-                // Hover is transient like pointer motion: not numbered (so the sequence numbers a
-                // client without `hover` sees stay gapless) and not kept for resuming.
-                let offset = e.encode(geometry: geometry, seq: nil, into: &writer)
-                out.append(Broadcast(seq: seq, kind: .stroke(e), device: device, bytes: lineBuffer(), mergedOffset: offset))
+                lineSeq = nil
+            } else {
+                numbered += 1
+                lineSeq = numbered
+            }
+            let offset = e.encode(geometry: geometry, seq: lineSeq, into: &writer)
+            let start = buffer.writerIndex
+            writer.withBytes { _ = buffer.writeBytes($0) }
+            buffer.writeInteger(UInt8(ascii: "\n"))
+            lines.append(Line(start: start, length: buffer.writerIndex - start, mergedOffset: offset))
+        }
+        for (e, line) in zip(events, lines) {
+            let bytes = buffer.getSlice(at: line.start, length: line.length)!
+            if case .hover = e.kind {
+                out.append(Broadcast(seq: seq, kind: .stroke(e), device: device, bytes: bytes, mergedOffset: line.mergedOffset))
                 continue
             }
-            let offset = e.encode(geometry: geometry, seq: seq + 1, into: &writer)
-            out.append(publish(Broadcast(seq: seq + 1, kind: .stroke(e), device: device, bytes: lineBuffer(), mergedOffset: offset)))
+            out.append(publish(Broadcast(seq: seq + 1, kind: .stroke(e), device: device, bytes: bytes, mergedOffset: line.mergedOffset)))
         }
     }
 
