@@ -53,7 +53,7 @@ public final class Daemon: Sendable {
         _modify { yield &_state.value.gestureTimers }
     }
     var clockRates: [DeviceID: Double] {
-        get { _state.value.clockRates }
+        _read { yield _state.value.clockRates }
         _modify { yield &_state.value.clockRates }
     }
     private var batch: [Broadcast] {
