@@ -24,6 +24,7 @@ public enum FrameInput: Hashable, Sendable {
 
 extension FrameInput {
     /// When the frame (or the drop) happened.
+    @inlinable
     public var time: Timestamp {
         switch self {
         case .frame(let f): return f.time

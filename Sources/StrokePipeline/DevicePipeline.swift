@@ -43,15 +43,8 @@ public struct DevicePipeline: Sendable {
     public mutating func process(_ input: FrameInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
         if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
         decoder.process(input, into: &contacts)
-        switch input {
-        case .frame(let f):
-            frames += 1
-            lastTime = f.time
-        case .dropped(let t):
-            lastTime = t
-        }
-        tracker.apply(contacts, device: id, frame: frames, into: &out)
-        return !decoder.reports.isEmpty
+        if case .frame = input { frames += 1 }
+        return track(at: input.time, tracker: &tracker, into: &out)
     }
 
     /// Decodes one frame read in place (`FrameAssembler.feed(_:_:)`) or drop marker and tracks its
@@ -61,15 +54,8 @@ public struct DevicePipeline: Sendable {
     public mutating func process(_ input: FrameViewInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
         if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
         decoder.process(input, into: &contacts)
-        switch input {
-        case .frame(let f):
-            frames += 1
-            lastTime = f.time
-        case .dropped(let t):
-            lastTime = t
-        }
-        tracker.apply(contacts, device: id, frame: frames, into: &out)
-        return !decoder.reports.isEmpty
+        if case .frame = input { frames += 1 }
+        return track(at: input.time, tracker: &tracker, into: &out)
     }
 
     /// Decodes a state report (libevdev's resync, or the seed of a device just opened). Returns
@@ -80,7 +66,12 @@ public struct DevicePipeline: Sendable {
     ) -> Bool {
         contacts.removeAll(keepingCapacity: true)
         decoder.process(frame, origin: origin, into: &contacts)
-        lastTime = frame.time
+        return track(at: frame.time, tracker: &tracker, into: &out)
+    }
+
+    /// The step every `process` ends with: the decoded contacts to the tracker, at `time`.
+    private mutating func track(at time: Timestamp, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
+        lastTime = time
         tracker.apply(contacts, device: id, frame: frames, into: &out)
         return !decoder.reports.isEmpty
     }
