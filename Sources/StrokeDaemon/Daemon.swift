@@ -150,14 +150,25 @@ public final class Daemon: Sendable {
     public func process(_ input: FrameInput, device: DeviceID) {
         batch.removeAll(keepingCapacity: true)
         hub.process(input, device: device, into: &batch)
-        publish(batch)
-        armGestureTimer(device)
-        if !hub.reports.isEmpty { logDiagnostics() }
+        published(device)
+    }
+
+    /// The same for a frame read in place: a live device's read (`EvdevSource`).
+    public func process(_ input: FrameViewInput, device: DeviceID) {
+        batch.removeAll(keepingCapacity: true)
+        hub.process(input, device: device, into: &batch)
+        published(device)
     }
 
     public func process(_ frame: Frame, origin: FrameOrigin, device: DeviceID) {
         batch.removeAll(keepingCapacity: true)
         hub.process(frame, origin: origin, device: device, into: &batch)
+        published(device)
+    }
+
+    /// After the hub processed something of `device` into `batch`: sends it, re-arms the device's
+    /// gesture timer, logs what the decoder reported.
+    private func published(_ device: DeviceID) {
         publish(batch)
         armGestureTimer(device)
         if !hub.reports.isEmpty { logDiagnostics() }

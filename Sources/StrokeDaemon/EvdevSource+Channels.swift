@@ -23,6 +23,8 @@ extension EvdevSource {
         private var syncEvents: [InputEvent] = []
         /// Reused per read.
         private var events: [InputEvent] = []
+        /// The events of a read libevdev kept, when no drop interrupted it (reused per read).
+        private var live: [InputEvent] = []
         private var kept: [(event: InputEvent, sync: Bool)] = []
 
         init(device: EvdevDevice, id: DeviceID, source: EvdevSource) {
@@ -34,7 +36,7 @@ extension EvdevSource {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let buffer = unwrapInboundIn(data)
             events.removeAll(keepingCapacity: true)
-            kept.removeAll(keepingCapacity: true)
+            live.removeAll(keepingCapacity: true)
             buffer.withUnsafeReadableBytes { EvdevDevice.events(in: $0, into: &events) }
             var dropped = false
             for e in events {
@@ -43,10 +45,25 @@ extension EvdevSource {
                     dropped = true
                     break
                 }
-                if device.track(e) { kept.append((e, false)) }
+                if device.track(e) { live.append(e) }
             }
-            let outcome = dropped ? device.resync(into: &kept) : .drained
             let daemon = source.daemon
+            guard dropped else {
+                // The common case: the frames go to the daemon in place, from this read's events.
+                let id = self.id
+                live.withUnsafeBufferPointer { read in
+                    assembler.feed(read) { input in
+                        switch input {
+                        case .frame: daemon.process(input, device: id)
+                        case .dropped: break  // never fed one: a drop ends the read above
+                        }
+                    }
+                }
+                return
+            }
+            kept.removeAll(keepingCapacity: true)
+            for e in live { kept.append((e, false)) }
+            let outcome = device.resync(into: &kept)
             for (frame, resync) in EvdevSource.frames(from: kept, assembler: &assembler, syncEvents: &syncEvents) {
                 if resync {
                     daemon.process(frame, origin: .resync, device: id)

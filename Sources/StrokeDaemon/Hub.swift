@@ -95,23 +95,17 @@ public struct Hub: Sendable {
 
     /// Decodes one frame (or drop marker) of `device`, appending the messages to `out`.
     public mutating func process(_ input: FrameInput, device: DeviceID, into out: inout [Broadcast]) {
-        guard devices[device] != nil else { return }
-        strokeEvents.removeAll(keepingCapacity: true)
-        let reported = devices[device]!.pipeline.process(input, tracker: &tracker, into: &strokeEvents)
-        if case .frame = input { framesProcessed += 1 }
-        publish(strokeEvents, device: device, into: &out)
-        recogniseGestures(device: device, into: &out)
-        if reported { collectReports(device) }
+        process(device, counting: input.isFrame, into: &out) { $0.process(input, tracker: &$1, into: &$2) }
+    }
+
+    /// The same for a frame read in place (`FrameAssembler.feed(_:_:)`): a live device's read.
+    public mutating func process(_ input: FrameViewInput, device: DeviceID, into out: inout [Broadcast]) {
+        process(device, counting: input.isFrame, into: &out) { $0.process(input, tracker: &$1, into: &$2) }
     }
 
     /// Decodes a state report of `device` (libevdev's resync, or the seed of a device just opened).
     public mutating func process(_ frame: Frame, origin: FrameOrigin, device: DeviceID, into out: inout [Broadcast]) {
-        guard devices[device] != nil else { return }
-        strokeEvents.removeAll(keepingCapacity: true)
-        let reported = devices[device]!.pipeline.process(frame, origin: origin, tracker: &tracker, into: &strokeEvents)
-        publish(strokeEvents, device: device, into: &out)
-        recogniseGestures(device: device, into: &out)
-        if reported { collectReports(device) }
+        process(device, counting: false, into: &out) { $0.process(frame, origin: origin, tracker: &$1, into: &$2) }
     }
 
     /// Cancels the device's strokes (`deviceRemoved`) and forgets it.
@@ -184,6 +178,22 @@ public struct Hub: Sendable {
     public var oldestResumable: UInt64 { recent.first.map { $0.seq - 1 } ?? seq }
 
     // MARK: -
+
+    /// Runs `decode` on the device's pipeline (reporting whether the decoder reported something),
+    /// then publishes its stroke events and the gesture steps they make. `counting`: a frame of
+    /// the device's stream (`framesProcessed`), not a drop marker or state report.
+    private mutating func process(
+        _ device: DeviceID, counting: Bool, into out: inout [Broadcast],
+        _ decode: (inout DevicePipeline, inout StrokeTracker, inout [StrokeEvent]) -> Bool
+    ) {
+        guard devices[device] != nil else { return }
+        if counting { framesProcessed += 1 }
+        strokeEvents.removeAll(keepingCapacity: true)
+        let reported = decode(&devices[device]!.pipeline, &tracker, &strokeEvents)
+        publish(strokeEvents, device: device, into: &out)
+        recogniseGestures(device: device, into: &out)
+        if reported { collectReports(device) }
+    }
 
     /// Feeds the stroke events just published to the gesture recognisers, publishing their steps
     /// after them.
@@ -258,5 +268,23 @@ public struct Hub: Sendable {
         seq += 1
         recent.append(b)
         return b
+    }
+}
+
+extension FrameInput {
+    var isFrame: Bool {
+        switch self {
+        case .frame: return true
+        case .dropped: return false
+        }
+    }
+}
+
+extension FrameViewInput {
+    var isFrame: Bool {
+        switch self {
+        case .frame: return true
+        case .dropped: return false
+        }
     }
 }
