@@ -6,7 +6,7 @@ import StrokeTracker
 /// encoded once.
 public struct Broadcast: Sendable {
     public enum Kind: Sendable {
-        case stroke(StrokeEvent)
+        case stroke(StrokeHeader)
         case deviceAdded
         case deviceRemoved
         /// A `gesture` step: not numbered, not kept for resuming, sent only to clients that ask.
@@ -80,6 +80,23 @@ public struct Broadcast: Sendable {
     public var isHover: Bool {
         if case .stroke(let e) = kind, case .hover = e.kind { return true }
         return false
+    }
+}
+
+/// What the daemon's filters and slow-client queues need of a stroke event (`Broadcast.Kind`):
+/// its type, stroke, device and slot. The rest is in the encoded line; the whole event (some 170
+/// bytes) is not copied into every client's queue and the resume buffer.
+public struct StrokeHeader: Sendable {
+    public var kind: StrokeEvent.Kind
+    public var stroke: StrokeID
+    public var device: DeviceID
+    public var slot: Int32
+
+    public init(_ e: StrokeEvent) {
+        kind = e.kind
+        stroke = e.stroke
+        device = e.device
+        slot = e.slot
     }
 }
 

@@ -244,10 +244,10 @@ public struct Hub: Sendable {
         for (e, line) in zip(events, lines) {
             let bytes = buffer.getSlice(at: line.start, length: line.length)!
             if case .hover = e.kind {
-                out.append(Broadcast(seq: seq, kind: .stroke(e), device: device, bytes: bytes, mergedOffset: line.mergedOffset))
+                out.append(Broadcast(seq: seq, kind: .stroke(StrokeHeader(e)), device: device, bytes: bytes, mergedOffset: line.mergedOffset))
                 continue
             }
-            out.append(publish(Broadcast(seq: seq + 1, kind: .stroke(e), device: device, bytes: bytes, mergedOffset: line.mergedOffset)))
+            out.append(publish(Broadcast(seq: seq + 1, kind: .stroke(StrokeHeader(e)), device: device, bytes: bytes, mergedOffset: line.mergedOffset)))
         }
     }
 

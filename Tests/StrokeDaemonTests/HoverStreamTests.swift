@@ -71,7 +71,7 @@ import Testing
         func broadcast(_ phase: HoverPhase) -> Broadcast {
             let point = StrokePoint(time: .zero, sample: .init(), geometry: .init(description: .init(name: "", id: .init(bustype: 0, vendor: 0, product: 0, version: 0))))
             let e = StrokeEvent(kind: .hover(phase), stroke: key, device: device, frame: 1, slot: 0, trackingID: nil, point: point, flags: [])
-            return Broadcast(seq: 1, kind: .stroke(e), device: device, line: "", mergedOffset: 0)
+            return Broadcast(seq: 1, kind: .stroke(StrokeHeader(e)), device: device, line: "", mergedOffset: 0)
         }
         let hoverKey = MergeKey.hover(device: device, slot: 0)
         #expect(broadcast(.motion).mergeKey == hoverKey)
