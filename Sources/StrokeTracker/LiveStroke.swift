@@ -49,7 +49,8 @@ struct LiveStroke: Sendable {
     /// Appends `point`, derived from `sample` with `current`.
     @inline(__always)
     mutating func append(_ point: StrokePoint, sample: ContactSample, geometry current: SharedGeometry?) {
-        if let g = geometry, g !== current { switchGeometry(from: g, to: current) }
+        // Compared in place: binding `geometry` first retained and released it per point.
+        if geometry !== current { switchGeometry(to: current) }
         if geometry != nil {
             packer.append(time: point.time, sample, after: last)
         } else {
@@ -61,7 +62,8 @@ struct LiveStroke: Sendable {
 
     /// The points so far were packed with `old`, the next one is derived with `new`: packing goes on
     /// with `new` if it derives alike, else the points are unpacked and kept as points from now on.
-    private mutating func switchGeometry(from old: SharedGeometry, to new: SharedGeometry?) {
+    private mutating func switchGeometry(to new: SharedGeometry?) {
+        guard let old = geometry else { return }
         if let new, new.derivesLike(old) {
             geometry = new
             return

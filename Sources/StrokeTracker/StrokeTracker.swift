@@ -25,7 +25,9 @@ public struct StrokeTracker: Sendable {
     }
     /// The geometry of the device of the last `apply`, as strokes pack with it: most frames come
     /// from the same device as the one before, and this spares them a hash lookup.
-    private var lastGeometry: (device: DeviceID, shared: SharedGeometry)?
+    /// Unmanaged: `sharedGeometries` holds it, and reading a reference out of `self` per frame
+    /// retained and released it (a tenth of tracking on a 10-finger recording).
+    private var lastGeometry: (device: DeviceID, shared: Unmanaged<SharedGeometry>)?
     private var nextStrokeID: UInt64
     /// Strokes split at a touch jump (`JumpDetection`), over all devices.
     public private(set) var jumps = 0
@@ -81,18 +83,28 @@ public struct StrokeTracker: Sendable {
         _ events: [ContactEvent], device: DeviceID, frame: UInt64, into out: inout [StrokeEvent]
     ) {
         guard !events.isEmpty else { return }
-        let shared: SharedGeometry
+        let shared: Unmanaged<SharedGeometry>
         if let last = lastGeometry, last.device == device {
             shared = last.shared
         } else {
-            shared = sharedGeometry(of: device)
+            shared = Unmanaged.passUnretained(sharedGeometry(of: device))
             lastGeometry = (device, shared)
         }
-        // The geometry is read in place from `shared` (a copy of it per frame was a tenth of
-        // tracking).
-        // What strokes pack their points with (nil: they keep them as points).
-        let packing = packsHistory ? shared : nil
+        // Borrowed, not retained: `sharedGeometries` keeps it alive, and nothing in a frame changes
+        // the geometries.
+        shared._withUnsafeGuaranteedRef { apply(events, device: device, frame: frame, shared: $0, into: &out) }
+    }
+
+    /// `apply(_:device:frame:into:)` with the device's geometry, read in place from `shared` (a
+    /// copy of it per frame was a tenth of tracking).
+    @inline(__always)
+    private mutating func apply(
+        _ events: [ContactEvent], device: DeviceID, frame: UInt64, shared: SharedGeometry, into out: inout [StrokeEvent]
+    ) {
         for e in events {
+            // What strokes pack their points with (nil: they keep them as points); formed per use
+            // from the borrowed `shared`, as a local it was retained and released per frame.
+            var packing: SharedGeometry? { packsHistory ? shared : nil }
             let key = StrokeKey(device: device, slot: e.slot, trackingID: e.trackingID)
             if arbiter.isActive {
                 switch arbiter.decide(e, key: key, isPen: shared.geometry.isPen) {
