@@ -161,7 +161,7 @@ final class StrokeConnection: @unchecked Sendable {
             }
             let message: ServerMessage
             do {
-                message = try JSONDecoder().decode(ServerMessage.self, from: Data(line))
+                message = try ServerMessage.decode(Data(line))
             } catch {
                 end = StrokeClientError(.protocolError, "\(path) sent a line that is not the strokes protocol (\(Self.describe(error))): \(Self.excerpt(line))")
                 break

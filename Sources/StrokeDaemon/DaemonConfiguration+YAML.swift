@@ -205,7 +205,13 @@ private struct ConfigReader {
     /// fallback without a resolution, in normalised units), times in milliseconds.
     func gesture(_ k: String, _ v: YAMLNode, into c: inout GestureConfiguration, prefix: String) throws {
         let key = "\(prefix).\(k)"
-        func ms(_ v: YAMLNode) throws -> Int64 { Int64((try double(v, key) * 1000).rounded()) }
+        // Bounded before the conversion to microseconds, which traps past Int64 (and deadlines
+        // computed from a time past a day's could overflow later).
+        func ms(_ v: YAMLNode) throws -> Int64 {
+            let d = try double(v, key)
+            guard abs(d) <= 86_400_000 else { throw error(v, "'\(key)' must be at most 86400000 (milliseconds: a day)") }
+            return Int64((d * 1000).rounded())
+        }
         let lengths: [(String, WritableKeyPath<GestureConfiguration, GestureConfiguration.Length>)] = [
             ("touchSlop", \.touchSlop), ("doubleTapSlop", \.doubleTapSlop), ("swipeDistance", \.swipeDistance),
             ("swipeMinimumVelocity", \.swipeMinimumVelocity), ("spanSlop", \.spanSlop), ("minimumSpan", \.minimumSpan),

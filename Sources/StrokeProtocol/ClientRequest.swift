@@ -101,6 +101,9 @@ public struct ClientRequest: Hashable, Sendable {
     /// Parses one line (without its newline). Unknown keys are ignored.
     public static func parse(_ line: Substring) -> Result<ClientRequest, ProtocolError> {
         let wire: Wire
+        if JSONNesting.exceeds(in: line.utf8) {
+            return .failure(ProtocolError(.invalidJSON, "a request nests at most \(JSONNesting.limit) arrays and objects deep", id: nil))
+        }
         do {
             wire = try JSONDecoder().decode(Wire.self, from: Data(line.utf8))
         } catch let error as WireError {

@@ -118,6 +118,9 @@ import Glibc
         #expect(try c.next()["error"] as? String == "invalidJSON")
         try c.socket.send("[1,2,3]")
         #expect(try c.next()["error"] as? String == "invalidJSON")
+        // Found by a black-box test: this trapped inside JSONDecoder and stopped the daemon.
+        try c.socket.send(String(repeating: "[", count: 513))
+        #expect(try c.next()["error"] as? String == "invalidJSON")
         // Not UTF-8 (a lone 0xFF inside a string): refused, not read as U+FFFD.
         try c.socket.sendRaw(Array(#"{"id":"a"#.utf8) + [0xFF] + Array(#"","request":"ping"}"#.utf8) + [0x0A])
         let notText = try c.next()

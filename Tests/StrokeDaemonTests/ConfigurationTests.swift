@@ -69,6 +69,11 @@ import Testing
         ("devices:\n  speed: -1\n", "t.yaml:2: 'devices.speed' must be from 0"),
         ("devices:\n  speed: 1e308\n", "t.yaml:2: 'devices.speed' must be from 0"),
         ("gestures:\n  rotateAngle: .nan\n", "t.yaml:2: 'gestures.rotateAngle' must be a finite number"),
+        // Found by a black-box test: times past Int64 microseconds trapped at start and on SIGHUP.
+        ("gestures:\n  holdTimeout: 1e300\n", "t.yaml:2: 'gestures.holdTimeout' must be at most 86400000"),
+        ("gestures:\n  settleTime: 9223372036854775807\n", "t.yaml:2: 'gestures.settleTime' must be at most"),
+        ("gestures:\n  doubleTapMinTime: -1e300\n", "t.yaml:2: 'gestures.doubleTapMinTime' must be at most"),
+        ("gestures:\n  devices:\n    - {match: \"name:*\", velocityWindow: 1e19}\n", "t.yaml:3: 'gestures.devices"),
     ])
     func invalidConfigurationNamesFileLineAndKey(_ text: String, _ prefix: String) {
         do {

@@ -19,6 +19,36 @@ import Testing
         #expect(e.json.utf8.count < 200)
     }
 
+    /// Found by a black-box test: 513 `[` on one line trapped inside `JSONDecoder` and stopped the
+    /// daemon. Nesting is measured before decoding; brackets inside strings do not count.
+    @Test(arguments: [
+        String(repeating: "[", count: 513), String(repeating: "{\"a\":", count: 600),
+        #"{"request":"ping","x":"# + String(repeating: "[", count: 33) + String(repeating: "]", count: 33) + "}",
+        String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
+    ])
+    func deepNestingIsInvalidJSONNotACrash(_ line: String) throws {
+        let e = try #require(error(line))
+        #expect(e.code == .invalidJSON)
+        #expect(e.message.contains("nests at most 32"))
+    }
+
+    @Test func nestingWithinTheLimitAndBracketsInStringsAreFine() throws {
+        let nested = #"{"request":"ping","x":"# + String(repeating: "[", count: 31) + String(repeating: "]", count: 31) + "}"
+        guard case .success = ClientRequest.parse(Substring(nested)) else {
+            Issue.record("32 levels refused")
+            return
+        }
+        let inString = #"{"id":""# + String(repeating: "[{", count: 100) + #"\"","request":"ping"}"#
+        guard case .success(let r) = ClientRequest.parse(Substring(inString)) else {
+            Issue.record("brackets in a string refused")
+            return
+        }
+        #expect(r.id.hasPrefix(#""[{[{"#))
+        // A stray closing bracket does not let a deeper text through.
+        #expect(JSONNesting.exceeds(in: Array((String(repeating: "]", count: 600) + String(repeating: "[", count: 33)).utf8)))
+        #expect(throws: DecodingError.self) { try ServerMessage(line: String(repeating: "[", count: 513)) }
+    }
+
     @Test func anUnknownRequestNameIsQuotedShort() throws {
         let e = try #require(error(#"{"request":""# + String(repeating: "y", count: 100_000) + #""}"#))
         #expect(e.code == .unknownRequest)

@@ -36,8 +36,19 @@ public enum ServerMessage: Codable, Sendable, Hashable {
     case unknown(type: String, raw: JSONValue)
 
     /// Decodes one line (with or without its newline).
+    ///
+    /// - Throws: `DecodingError`, also for a line nested deeper than `JSONNesting.limit`.
     public init(line: some StringProtocol) throws {
-        self = try JSONDecoder().decode(ServerMessage.self, from: Data(line.utf8))
+        self = try ServerMessage.decode(Data(line.utf8))
+    }
+
+    /// Decodes one line's bytes; a line nested deeper than `JSONNesting.limit` is refused before
+    /// `JSONDecoder` sees it (it traps past 512 levels).
+    public static func decode(_ bytes: Data) throws -> ServerMessage {
+        guard !JSONNesting.exceeds(in: bytes) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "nested deeper than \(JSONNesting.limit) levels"))
+        }
+        return try JSONDecoder().decode(ServerMessage.self, from: bytes)
     }
 
     /// The `type` on the wire.
