@@ -27,6 +27,8 @@ let package = Package(
             providers: [.apt(["libevdev-dev"])]
         ),
         .target(name: "CEvdevShims"),
+        // The Swift runtime's global-executor hook, for the executable's main.swift (see its header).
+        .target(name: "CConcurrencyHook"),
         .target(name: "InputCore"),
         // The one syscall funnel (EINTR retried, typed `Errno`) and the `sockaddr_un` helper, for
         // every module that makes system calls; Glibc and SystemPackage only, no C module.
@@ -97,7 +99,7 @@ let package = Package(
             name: "strokes",
             dependencies: [
                 "Evdev", "StrokeReplay", "StrokeRecording", "StrokeProtocol", "StrokeDaemon", "StrokeClient", "StrokeRender",
-                "GestureActions", "StrokeHTTP", "SystemSupport", "GestureRecognizer",
+                "GestureActions", "StrokeHTTP", "SystemSupport", "GestureRecognizer", "CConcurrencyHook",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

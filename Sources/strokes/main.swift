@@ -7,8 +7,12 @@ import NIOPosix
 // has run a task, libdispatch's pool monitor (src/event/workqueue.c, Linux only) wakes the process
 // once a second for as long as it lives. The daemon must not wake while nothing touches (issue 14,
 // "Idle"), so every task runs on NIO's singleton event loops instead; installed here, before the
-// first task, as the hook requires.
-NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+// first task, as the hook requires (`ConcurrencyExecutor`: NIO's installation, or the same by hand
+// where the Swift runtime is linked statically and NIO cannot find the hook).
+if !ConcurrencyExecutor.install() {
+    let warning = "strokes: warning: tasks run on libdispatch, which wakes the process once a second\n"
+    _ = warning.withCString { write(2, $0, strlen($0)) }
+}
 Task {
     await Strokes.main()
     exit(0)
