@@ -17,6 +17,10 @@ enum Endpoint: Equatable, Sendable {
     /// The endpoint for a path and query; a `ProtocolError` (`unknownRequest` for an unknown path,
     /// `badArgument` for a malformed parameter) when there is none.
     init(_ target: RequestTarget, lastEventID: String?) throws(ProtocolError) {
+        // Found by a black-box test: `/live?devices=%ZZ` dropped the parameter and served every device.
+        guard !target.malformedQuery else {
+            throw ProtocolError(.badArgument, "a query parameter has a malformed %-escape or is not UTF-8", id: nil)
+        }
         let q = target.query
         switch target.path {
         case "/", "/index.html": self = .asset(.index)

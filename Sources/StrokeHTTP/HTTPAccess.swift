@@ -55,7 +55,8 @@ struct HTTPAccess: Sendable {
     /// Whether a request with these headers and query may proceed; `needsToken` is false for the
     /// page, its assets and `/healthz`.
     func check(host: String?, origin: String?, authorization: String?, queryToken: String?, needsToken: Bool) -> Refusal? {
-        if let hosts, let host, !hosts.contains(host.lowercased()) { return .host }
+        // A request without `Host` names nothing (and HTTP/1.1 requires one): refused too.
+        if let hosts, !(host.map { hosts.contains($0.lowercased()) } ?? false) { return .host }
         if let origin {
             let o = HTTPAccess.normalizedOrigin(origin)
             let sameOrigin = token != nil && host.map { o == "http://\($0.lowercased())" || o == "https://\($0.lowercased())" } == true

@@ -105,6 +105,7 @@ public final class HTTPServer: Sendable {
             upgradePipelineHandler: { channel, _ in
                 channel.pipeline.removeHandler(name: routerName).flatMapThrowing {
                     let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(WebSocketFrameCheck())
                     try pipeline.addHandler(
                         NIOWebSocketFrameAggregator(
                             minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1024, maxAccumulatedFrameSize: maxFrameSize))

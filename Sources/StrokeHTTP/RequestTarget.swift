@@ -4,6 +4,9 @@ struct RequestTarget: Sendable, Equatable {
     var path: String
     /// The first value of each parameter.
     var query: [String: String]
+    /// A parameter's name or value had a malformed `%` escape or decoded to bytes that are not
+    /// UTF-8 (such a parameter is not in `query`; the request gets `badArgument`).
+    var malformedQuery = false
 
     init(_ uri: String) {
         let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -12,9 +15,13 @@ struct RequestTarget: Sendable, Equatable {
         guard parts.count == 2 else { return }
         for pair in parts[1].split(separator: "&") {
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let key = RequestTarget.decode(kv[0], plusIsSpace: true) else { continue }
-            let value = kv.count == 2 ? RequestTarget.decode(kv[1], plusIsSpace: true) : ""
-            if query[key] == nil, let value { query[key] = value }
+            guard let key = RequestTarget.decode(kv[0], plusIsSpace: true),
+                let value = kv.count == 2 ? RequestTarget.decode(kv[1], plusIsSpace: true) : ""
+            else {
+                malformedQuery = true
+                continue
+            }
+            if query[key] == nil { query[key] = value }
         }
     }
 

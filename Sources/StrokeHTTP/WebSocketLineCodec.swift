@@ -82,8 +82,14 @@ final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The aggregator's errors (after NIO's protocol error handler, so it never sees them): a
     /// message in fragments beyond 64 KiB in all is 1009 (message too big), any other broken
-    /// fragmentation 1002 (protocol error); then the connection closes.
+    /// fragmentation 1002 (protocol error); a frame `WebSocketFrameCheck` refused (unmasked, an
+    /// RSV bit) 1002 too; then the connection closes.
     func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if error is WebSocketFrameCheck.Violation {
+            var code = context.channel.allocator.buffer(capacity: 2)
+            code.write(webSocketErrorCode: .protocolError)
+            return sendClose(context, data: code)
+        }
         guard let e = error as? NIOWebSocketFrameAggregator.Error else {
             context.fireErrorCaught(error)
             return

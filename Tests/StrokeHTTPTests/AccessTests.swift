@@ -100,6 +100,11 @@ import Testing
         #expect(a.check(host: "evil.example", origin: nil, authorization: nil, queryToken: nil, needsToken: true) == .host)
         let b = HTTPAccess(listen: .tcp(host: "127.0.0.1", port: 7780), port: 7780, token: nil, allowOrigins: nil)
         #expect(b.check(host: "localhost", origin: nil, authorization: nil, queryToken: nil, needsToken: true) == .host)
+        // Found by a black-box test: no Host at all was let through without a token.
+        #expect(b.check(host: nil, origin: nil, authorization: nil, queryToken: nil, needsToken: true) == .host)
+        #expect(b.check(host: nil, origin: nil, authorization: nil, queryToken: nil, needsToken: false) == .host)
+        let unix = HTTPAccess(listen: .unix(path: "/run/strokes/http.sock"), port: nil, token: nil, allowOrigins: nil)
+        #expect(unix.check(host: nil, origin: nil, authorization: nil, queryToken: nil, needsToken: true) == nil)
         #expect(b.check(host: "LOCALHOST:7780", origin: "http://localhost:7780/", authorization: nil, queryToken: nil, needsToken: true) == nil)
     }
 

@@ -105,7 +105,11 @@ import Testing
                 #expect(r.json["error"] as? String == "unknownRequest")
             }
         }
-        for target in ["/live?devices=x", "/history?limit=-1", "/history?limit=2000000", "/events?events=began,nope", "/events?lastEventId=abc"] {
+        // The %-escapes found by a black-box test: the parameter was dropped and the request served.
+        for target in [
+            "/live?devices=x", "/history?limit=-1", "/history?limit=2000000", "/events?events=began,nope", "/events?lastEventId=abc",
+            "/live?devices=%ZZ", "/history?limit=5%", "/history?cursor=%", "/history?devices=1%G", "/stats?x%FF=1",
+        ] {
             let r = try d.get(target)
             #expect(r.status == 400, "\(target)")
             #expect(r.json["error"] as? String == "badArgument", "\(target)")

@@ -100,19 +100,22 @@ final class WSClient {
         var body: String
     }
 
-    func send(opcode: UInt8 = 1, _ payload: [UInt8], fin: Bool = true) throws {
-        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
-        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+    /// Sends one frame, masked as RFC 6455 requires of a client unless `masked` is false; `rsv`
+    /// sets the reserved bits (0x70), which no extension here defines.
+    func send(opcode: UInt8 = 1, _ payload: [UInt8], fin: Bool = true, masked: Bool = true, rsv: UInt8 = 0) throws {
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | rsv | opcode]
+        let mask: [UInt8] = masked ? [0x12, 0x34, 0x56, 0x78] : [0, 0, 0, 0]
+        let maskBit: UInt8 = masked ? 0x80 : 0
         if payload.count < 126 {
-            frame.append(0x80 | UInt8(payload.count))
+            frame.append(maskBit | UInt8(payload.count))
         } else if payload.count < 65536 {
-            frame.append(0x80 | 126)
+            frame.append(maskBit | 126)
             frame += [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         } else {
-            frame.append(0x80 | 127)
+            frame.append(maskBit | 127)
             frame += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
         }
-        frame += mask
+        if masked { frame += mask }
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
         try client.send(frame)
     }

@@ -80,6 +80,20 @@ import Testing
         try await d.stop()
     }
 
+    /// Found by a black-box test: unmasked frames and frames with RSV bits were served.
+    @Test(arguments: [(masked: false, rsv: UInt8(0)), (masked: true, rsv: UInt8(0x40)), (masked: true, rsv: UInt8(0x10))])
+    func unmaskedFramesAndReservedBitsFailTheConnection(_ c: (masked: Bool, rsv: UInt8)) async throws {
+        let d = try await HTTPTestDaemon()
+        let ws = try WSClient(port: d.port)
+        _ = try ws.message()
+        try ws.send(Array(#"{"id":1,"request":"ping"}"#.utf8), masked: c.masked, rsv: c.rsv)
+        let f = try ws.frame()
+        #expect(f.opcode == 8, "answered instead: \(f.text)")
+        #expect(f.payload.prefix(2) == [0x03, 0xEA])  // 1002: protocol error
+        #expect(ws.client.waitForClose(timeout: 5))
+        try await d.stop()
+    }
+
     @Test func aMessageInFragmentsBeyondTheLimitIsRefused() async throws {
         let d = try await HTTPTestDaemon()
         let ws = try WSClient(port: d.port)
