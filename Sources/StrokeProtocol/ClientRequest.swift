@@ -101,8 +101,17 @@ public struct ClientRequest: Hashable, Sendable {
     /// Parses one line (without its newline). Unknown keys are ignored.
     public static func parse(_ line: Substring) -> Result<ClientRequest, ProtocolError> {
         let wire: Wire
-        if JSONNesting.exceeds(in: line.utf8) {
-            return .failure(ProtocolError(.invalidJSON, "a request nests at most \(JSONNesting.limit) arrays and objects deep", id: nil))
+        switch JSONSyntax.check(line.utf8) {
+        case nil:
+            // One JSON value; a request is an object (a bare `null` reached the decoder as a request
+            // without keys).
+            guard line.utf8.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) == UInt8(ascii: "{") else {
+                return .failure(ProtocolError(.invalidJSON, "a request is one JSON object per line, not \(excerpt(line))", id: nil))
+            }
+        case .tooDeep:
+            return .failure(ProtocolError(.invalidJSON, "a request nests at most \(JSONSyntax.depthLimit) arrays and objects deep", id: nil))
+        case .invalid:
+            return .failure(ProtocolError(.invalidJSON, "a request is one JSON object per line, not \(excerpt(line))", id: nil))
         }
         do {
             wire = try JSONDecoder().decode(Wire.self, from: Data(line.utf8))

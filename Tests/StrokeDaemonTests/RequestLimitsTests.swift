@@ -44,9 +44,20 @@ import Testing
             return
         }
         #expect(r.id.hasPrefix(#""[{[{"#))
-        // A stray closing bracket does not let a deeper text through.
-        #expect(JSONNesting.exceeds(in: Array((String(repeating: "]", count: 600) + String(repeating: "[", count: 33)).utf8)))
+        #expect(JSONSyntax.check(Array((String(repeating: "[", count: 33) + String(repeating: "]", count: 33)).utf8)) == .tooDeep)
+        #expect(JSONSyntax.check(Array(#"{"a":[1,2,{"b":null}],"c":"\u00e9\n","d":-0.5e+3}"#.utf8)) == nil)
         #expect(throws: DecodingError.self) { try ServerMessage(line: String(repeating: "[", count: 513)) }
+    }
+
+    /// Found by a black-box test: JSONDecoder took these as JSON and the request ran.
+    @Test(arguments: [
+        #"{"id":1,"request":"ping","x":-}"#, #"{"id":1,"request":"ping","x":01}"#, #"{"id":1,"request":"ping","x":1.}"#,
+        #"{"id":1,"request":"ping","x":1e}"#, #"{"id":1,"request":"ping","x":--1}"#, #"{"id":1,"request":"ping","x":"\x"}"#,
+        "{\"id\":1,\"request\":\"ping\",\"x\":\"a\u{1}b\"}", #"{"id":1,"request":"ping","x":[1,]}"#,
+        #"{"id":1,"request":"ping",}"#, "null", "[]", #""ping""#, #"{"id":1,"request":"ping"} {}"#, #"{"id":1 "request":"ping"}"#,
+    ])
+    func textThatIsNotAJSONObjectIsInvalidJSON(_ line: String) throws {
+        #expect(error(line)?.code == .invalidJSON)
     }
 
     @Test func anUnknownRequestNameIsQuotedShort() throws {

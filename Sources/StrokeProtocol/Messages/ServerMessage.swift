@@ -37,16 +37,16 @@ public enum ServerMessage: Codable, Sendable, Hashable {
 
     /// Decodes one line (with or without its newline).
     ///
-    /// - Throws: `DecodingError`, also for a line nested deeper than `JSONNesting.limit`.
+    /// - Throws: `DecodingError`, also for a line that is not strict JSON (`JSONSyntax`).
     public init(line: some StringProtocol) throws {
         self = try ServerMessage.decode(Data(line.utf8))
     }
 
-    /// Decodes one line's bytes; a line nested deeper than `JSONNesting.limit` is refused before
-    /// `JSONDecoder` sees it (it traps past 512 levels).
+    /// Decodes one line's bytes; a line that is not strict JSON, or is nested deeper than
+    /// `JSONSyntax.depthLimit`, is refused before `JSONDecoder` sees it (it traps past 512 levels).
     public static func decode(_ bytes: Data) throws -> ServerMessage {
-        guard !JSONNesting.exceeds(in: bytes) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "nested deeper than \(JSONNesting.limit) levels"))
+        if let problem = JSONSyntax.check(bytes) {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not JSON: \(problem)"))
         }
         return try JSONDecoder().decode(ServerMessage.self, from: bytes)
     }
