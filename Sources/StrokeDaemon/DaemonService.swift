@@ -140,6 +140,9 @@ public struct DaemonService: Sendable {
             loop: configuration.replayLoop)
         let configuration = self.configuration
         replay.gestures = { configuration.gestureConfiguration(path: $0, description: $1) }
+        // Found by a black-box test: `calibration:` matched a replayed device only after a SIGHUP.
+        replay.calibration = { configuration.calibration(path: $0, name: $1.name) }
+        replay.jumps = { configuration.jumpSetting(path: $0, name: $1.name) }
         try replay.start()
         return replay
     }

@@ -25,11 +25,13 @@ public final class ReplaySource: @unchecked Sendable {
     private let steps: [Step]
     private var deviceIDs: [DeviceID] = []
     private let speed: Double
-    private let loop: Bool
+    private var loop: Bool
     private var index = 0
     private var offset: Int64 = 0
     private var startDeadline = NIODeadline.now()
     private var firstTime: Int64 = 0
+    /// The latest time in the recording (not always the last step's: times may go backwards).
+    private var latestTime: Int64 = 0
     private var scheduled: Scheduled<Void>?
     public private(set) var rounds = 0
     private let path: String
@@ -39,6 +41,10 @@ public final class ReplaySource: @unchecked Sendable {
     /// Each device's gesture thresholds, by its path (`replay:FILE`) and description: the
     /// configuration's `gestures:`; set before `start()`.
     public var gestures: (String, DeviceDescription) -> GestureConfiguration = { _, _ in GestureConfiguration() }
+    /// Each device's calibration and touch-jump setting by its name (`replay:PATH`) and description:
+    /// the configuration's `calibration:` and `touchJumps:`, as for a live device; set before `start()`.
+    public var calibration: (String, DeviceDescription) -> Calibration = { _, _ in .identity }
+    public var jumps: (String, DeviceDescription) -> JumpSetting = { _, _ in .deviceDefault }
 
     /// - Parameters:
     ///   - speed: 1 is real time, 2 twice as fast; 0: as fast as the loop allows; negative:
@@ -62,7 +68,10 @@ public final class ReplaySource: @unchecked Sendable {
         daemon.loop.preconditionInEventLoop()
         for (i, d) in recording.devices.enumerated() {
             let name = recording.devices.count > 1 ? "replay:\(path)#\(i + 1)" : "replay:\(path)"
-            deviceIDs.append(try daemon.addDevice(path: name, description: d.description, gestures: gestures(name, d.description)))
+            deviceIDs.append(
+                try daemon.addDevice(
+                    path: name, description: d.description, calibration: calibration(name, d.description),
+                    jumps: jumps(name, d.description), gestures: gestures(name, d.description)))
             // A hold's timer counts the recording's time, which runs at `speed` (flat out: as is).
             if speed > 0 { daemon.setClockRate(speed, of: deviceIDs[deviceIDs.count - 1]) }
             if let tail = d.truncatedTail {
@@ -74,6 +83,7 @@ public final class ReplaySource: @unchecked Sendable {
         }
         guard !steps.isEmpty else { return }
         firstTime = steps[0].input.time.microseconds
+        latestTime = steps.reduce(firstTime) { max($0, $1.input.time.microseconds) }
         startDeadline = .now()
         if speed >= 0 { scheduleNext() }
     }
@@ -119,12 +129,27 @@ public final class ReplaySource: @unchecked Sendable {
             }
             return false
         }
+        // The next round starts half a second after the latest time of this one, so that its
+        // times go on from there. Found by a black-box test: with the last step's time, a
+        // recording whose times go backwards moved the next round into the past, and a loop of
+        // rounds all due at once starved the event loop of its I/O; one spanning centuries
+        // overflowed the offset.
+        let span = latestTime.subtractingReportingOverflow(firstTime)
+        let gap = span.partialValue.addingReportingOverflow(500_000)
+        let (next, overflow) = offset.addingReportingOverflow(gap.partialValue)
+        // Without overflow `next` > 0 (the latest time is at least the first), so the last test
+        // cannot overflow itself.
+        guard !span.overflow, !gap.overflow, !overflow, latestTime <= Int64.max - next else {
+            daemon.logger.warning(
+                "looped recording stopped: its times would pass 2^63 µs in the next round", metadata: ["recording": "\(path)"])
+            loop = false
+            return atNextStep()
+        }
         rounds += 1
         // Each round is the recording from its start, as a device just plugged in: fingers it
         // left down are cancelled, not carried into the next round's slots.
         for device in deviceIDs { daemon.restartDevice(device) }
-        let last = steps[steps.count - 1].input.time.microseconds
-        offset += last - firstTime + 500_000  // half a second between rounds
+        offset = next
         index = 0
         return true
     }
@@ -136,7 +161,10 @@ public final class ReplaySource: @unchecked Sendable {
 
     /// When step `i` of the current round is due, at `speed`.
     private func deadline(_ i: Int) -> NIODeadline {
-        startDeadline + .microseconds(Int64(Double(steps[i].input.time.microseconds + offset - firstTime) / speed))
+        // In `Double` (times and offset may be near 2^63 µs), and at most 10^15 µs (31 years)
+        // away: further than that is never, and `TimeAmount` counts nanoseconds in an `Int64`.
+        let due = (Double(steps[i].input.time.microseconds) + Double(offset) - Double(firstTime)) / speed
+        return startDeadline + .microseconds(Int64(min(max(due, 0), 1e15)))
     }
 
     /// As fast as possible. A task that reschedules itself at once would starve the loop's I/O

@@ -23,7 +23,7 @@ import Glibc
             socketPath = directory + "/strokes.sock"
             process.executableURL = CLI.binary
             process.arguments = [
-                "daemon", "--socket", socketPath, "--replay", CLI.fixture(recording),
+                "daemon", "--socket", socketPath, "--replay", recording.hasPrefix("/") ? recording : CLI.fixture(recording),
                 "--speed", "4",
             ] + extra
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
