@@ -42,6 +42,17 @@ else
     exit 1
 fi
 
+# The black-box regression scripts (Tests/adversary): every documented promise an adversary
+# attacked, against the daemon just built.
+adversary_log=$(mktemp)
+trap 'rm -f "$log" "$python_log" "$http_log" "$adversary_log"' EXIT
+if bash Scripts/adversary-test.sh >"$adversary_log" 2>&1; then
+    tail -1 "$adversary_log"
+else
+    cat "$adversary_log"
+    exit 1
+fi
+
 # The live page in headless chromium against the daemon just built (Scripts/browser-test.sh;
 # installs chromium with apt when missing, skips with a note when it cannot).
 # STROKES_SKIP_BROWSER_TESTS=1 leaves it out.
@@ -49,7 +60,7 @@ if [[ ${STROKES_SKIP_BROWSER_TESTS:-0} == 1 ]]; then
     echo "browser: skipped (STROKES_SKIP_BROWSER_TESTS=1)"
 else
     browser_log=$(mktemp)
-    trap 'rm -f "$log" "$python_log" "$http_log" "$browser_log"' EXIT
+    trap 'rm -f "$log" "$python_log" "$http_log" "$adversary_log" "$browser_log"' EXIT
     if bash Scripts/browser-test.sh >"$browser_log" 2>&1; then
         grep -E '^browser: (pass|skipped)' "$browser_log" || true
     else
