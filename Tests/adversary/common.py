@@ -1,0 +1,241 @@
+"""What every script here shares: the binary and fixtures, verdicts (`broken`, `held`,
+`setup_error`, each ending the process with its exit code), and `Daemon`, a daemon of its own on
+a socket under /tmp, killed when the script ends. Each script does `from common import *`."""
+import os, sys, json, socket, subprocess, time, tempfile, select, signal, struct, re, shutil
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes')
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../ReplayTests/Fixtures')
+REC01 = FIX + '/01-wacom-dth2242-touchscreen-10finger.evemu'
+REC03 = FIX + '/03-atmel-maxtouch-touchscreen-4finger-drag.evemu'
+
+_DAEMONS = []
+def _cleanup():
+    for d in _DAEMONS:
+        try:
+            if d.p.poll() is None:
+                d.p.kill(); d.p.wait(5)
+        except Exception:
+            pass
+
+def broken(msg):
+    print('BROKEN: ' + msg); sys.stdout.flush(); _cleanup(); os._exit(1)
+
+def held(msg):
+    print('HELD: ' + msg); sys.stdout.flush(); _cleanup(); os._exit(0)
+
+def setup_error(msg):
+    print('SETUP ERROR: ' + msg); sys.stdout.flush(); _cleanup(); os._exit(2)
+
+import atexit
+atexit.register(_cleanup)
+
+class Daemon:
+    def __init__(self, config='', replay=REC01, loop=True, speed=None, extra=(), wait=True, http=None):
+        self.dir = tempfile.mkdtemp(prefix='advd-', dir='/tmp')
+        self.sock = os.path.join(self.dir, 's.sock')
+        self.cfg = os.path.join(self.dir, 'c.yaml')
+        with open(self.cfg, 'w') as f:
+            f.write(config)
+        args = [BIN, 'daemon', '--socket', self.sock, '--config', self.cfg]
+        if replay:
+            args += ['--replay', replay]
+            args += ['--loop'] if loop else ['--no-loop']
+            if speed is not None: args += ['--speed', str(speed)]
+        if http: args += ['--http', http]
+        args += list(extra)
+        self.args = args
+        self.errf = open(os.path.join(self.dir, 'stderr'), 'wb+')
+        self.p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=self.errf)
+        _DAEMONS.append(self)
+        if wait:
+            t0 = time.time()
+            while time.time() - t0 < 15:
+                if self.p.poll() is not None:
+                    setup_error('daemon exited %s: %s' % (self.p.returncode, self.stderr()[-2000:]))
+                if os.path.exists(self.sock):
+                    try:
+                        s = socket.socket(socket.AF_UNIX); s.connect(self.sock); s.close(); break
+                    except OSError:
+                        pass
+                time.sleep(0.05)
+            else:
+                setup_error('daemon did not come up')
+    def stderr(self):
+        self.errf.flush(); self.errf.seek(0); return self.errf.read().decode('utf-8', 'replace')
+    def alive(self):
+        return self.p.poll() is None
+    def stop(self, timeout=10):
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGTERM)
+            try: self.p.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.p.kill(); self.p.wait()
+        return self.p.returncode
+    def nfds(self):
+        try: return len(os.listdir('/proc/%d/fd' % self.p.pid))
+        except OSError: return -1
+    def rss_kb(self):
+        try:
+            for l in open('/proc/%d/status' % self.p.pid):
+                if l.startswith('VmRSS'): return int(l.split()[1])
+        except OSError: return -1
+
+class Client:
+    def __init__(self, path, hello=True, timeout=10):
+        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.s.connect(path)
+        self.buf = b''
+        self.eof = False
+        self.hello = None
+        if hello:
+            self.hello = self.recv(timeout)
+            if self.hello is None or self.hello.get('type') != 'hello':
+                raise RuntimeError('no hello: %r' % (self.hello,))
+    def send(self, obj):
+        if isinstance(obj, (dict, list)): obj = json.dumps(obj)
+        if isinstance(obj, str): obj = obj.encode()
+        if not obj.endswith(b'\n'): obj += b'\n'
+        self.s.sendall(obj)
+    def sendraw(self, b):
+        self.s.sendall(b)
+    def _fill(self, timeout):
+        r, _, _ = select.select([self.s], [], [], max(0, timeout))
+        if not r: return False
+        try:
+            d = self.s.recv(1 << 20)
+        except (ConnectionResetError, BrokenPipeError):
+            d = b''
+        if not d:
+            self.eof = True; return False
+        self.buf += d; return True
+    def recv_raw_line(self, timeout=10):
+        end = time.time() + timeout
+        while b'\n' not in self.buf:
+            if self.eof: return None
+            if not self._fill(end - time.time()):
+                if self.eof or time.time() >= end: return None
+        line, self.buf = self.buf.split(b'\n', 1)
+        return line
+    def recv(self, timeout=10):
+        l = self.recv_raw_line(timeout)
+        if l is None: return None
+        try:
+            return json.loads(l.decode('utf-8'))
+        except Exception as e:
+            raise RuntimeError('daemon sent non-JSON line %r: %s' % (l[:200], e))
+    def until(self, pred, timeout=10):
+        end = time.time() + timeout
+        out = []
+        while time.time() < end:
+            m = self.recv(end - time.time())
+            if m is None: return out, None
+            out.append(m)
+            if pred(m): return out, m
+        return out, None
+    def request(self, obj, timeout=10):
+        self.send(obj)
+        rid = obj.get('id') if isinstance(obj, dict) else None
+        msgs, m = self.until(lambda m: m.get('type') in ('reply', 'error', 'goodbye') and (m.get('type') == 'goodbye' or m.get('id') == rid), timeout)
+        return m
+    def drain_all(self, timeout=10, idle=None):
+        """read everything until EOF (or timeout)"""
+        out = []
+        end = time.time() + timeout
+        while time.time() < end:
+            l = self.recv_raw_line(min(end - time.time(), idle) if idle else end - time.time())
+            if l is None: break
+            out.append(json.loads(l))
+        return out
+    def closed(self, timeout=5):
+        end = time.time() + timeout
+        while time.time() < end:
+            if self.eof: return True
+            self.buf = b''
+            self._fill(end - time.time())
+        return self.eof
+    def close(self):
+        try: self.s.close()
+        except OSError: pass
+
+def stats(path):
+    c = Client(path)
+    r = c.request({'id': 's', 'request': 'stats'})
+    c.close()
+    return r
+
+def lifecycle_check(msgs, snapshot_strokes=()):
+    """returns error string or None: every event for a stroke after its end, moved without began etc."""
+    state = {}
+    for sid in snapshot_strokes: state[sid] = 'live'
+    for m in msgs:
+        t = m.get('type')
+        if t not in ('began', 'moved', 'ended', 'cancelled'): continue
+        s = m['stroke']
+        st = state.get(s)
+        if t == 'began':
+            if st is not None: return 'began twice / after end for stroke %s (seq %s)' % (s, m.get('seq'))
+            state[s] = 'live'
+        else:
+            if st != 'live': return '%s for stroke %s in state %s (seq %s)' % (t, s, st, m.get('seq'))
+            if t in ('ended', 'cancelled'): state[s] = 'done'
+    return None
+
+
+# A WebSocket client (RFC 6455) that can also send what a client must not: unmasked frames, RSV bits.
+import base64, hashlib  # noqa: E401
+class WS:
+    def __init__(self, port, path='/ws', origin=None, host=None):
+        self.s = socket.create_connection(('127.0.0.1', port)); self.s.settimeout(10)
+        key = base64.b64encode(os.urandom(16)).decode()
+        req = 'GET %s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n' % (path, host or '127.0.0.1:%d' % port, key)
+        if origin: req += 'Origin: %s\r\n' % origin
+        self.s.sendall((req + '\r\n').encode())
+        self.buf = b''
+        while b'\r\n\r\n' not in self.buf:
+            x = self.s.recv(4096)
+            if not x: break
+            self.buf += x
+        head, _, self.buf = self.buf.partition(b'\r\n\r\n')
+        self.status = int(head.split(b' ')[1]) if head else 0
+        self.head = head
+    def frame(self, opcode, payload, fin=True, mask=True, rsv=0):
+        b0 = (0x80 if fin else 0) | rsv << 4 | opcode
+        n = len(payload)
+        if n < 126: hdr = bytes([b0, (0x80 if mask else 0) | n])
+        elif n < 65536: hdr = bytes([b0, (0x80 if mask else 0) | 126]) + struct.pack('>H', n)
+        else: hdr = bytes([b0, (0x80 if mask else 0) | 127]) + struct.pack('>Q', n)
+        if mask:
+            k = os.urandom(4); payload = bytes(c ^ k[i % 4] for i, c in enumerate(payload)); hdr += k
+        return hdr + payload
+    def send(self, opcode, payload, **kw):
+        self.s.sendall(self.frame(opcode, payload, **kw))
+    def _need(self, n):
+        while len(self.buf) < n:
+            x = self.s.recv(65536)
+            if not x: raise EOFError
+            self.buf += x
+    def recv(self):
+        self._need(2)
+        b0, b1 = self.buf[0], self.buf[1]; n = b1 & 0x7f; off = 2
+        if n == 126: self._need(4); n = struct.unpack('>H', self.buf[2:4])[0]; off = 4
+        elif n == 127: self._need(10); n = struct.unpack('>Q', self.buf[2:10])[0]; off = 10
+        self._need(off + n)
+        p = self.buf[off:off + n]; self.buf = self.buf[off + n:]
+        return b0 & 0x0f, p
+    def recv_json(self):
+        while True:
+            op, p = self.recv()
+            if op == 1: return json.loads(p)
+            if op == 8: return {'_close': struct.unpack('>H', p[:2])[0] if len(p) >= 2 else None}
+
+
+def make_recording(path, times):
+    """03's header, then one finger: down at times[0], moved at times[1], lifted at times[2]"""
+    src = open(REC03, 'rb').read().split(b'\n')
+    i = next(k for k, l in enumerate(src) if l.startswith(b'E:'))
+    def ev(t, ty, code, val): return b'E: %s %04x %04x %d' % (t, ty, code, val)
+    t0, t1, t2 = times
+    body = [ev(t0, 3, 0x2f, 0), ev(t0, 3, 0x39, 5), ev(t0, 3, 0x35, 100), ev(t0, 3, 0x36, 100), ev(t0, 1, 0x14a, 1), ev(t0, 0, 0, 0),
+            ev(t1, 3, 0x35, 101), ev(t1, 0, 0, 0),
+            ev(t2, 3, 0x39, -1), ev(t2, 1, 0x14a, 0), ev(t2, 0, 0, 0)]
+    open(path, 'wb').write(b'\n'.join(src[:i] + body) + b'\n')
