@@ -85,20 +85,18 @@ final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
     /// fragmentation 1002 (protocol error); a frame `WebSocketFrameCheck` refused (unmasked, an
     /// RSV bit) 1002 too; then the connection closes.
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        if error is WebSocketFrameCheck.Violation {
-            var code = context.channel.allocator.buffer(capacity: 2)
-            code.write(webSocketErrorCode: .protocolError)
-            return sendClose(context, data: code)
-        }
-        guard let e = error as? NIOWebSocketFrameAggregator.Error else {
+        let status: WebSocketErrorCode
+        switch error {
+        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge, NIOWebSocketFrameAggregator.Error.tooManyFragments:
+            status = .messageTooLarge
+        case is NIOWebSocketFrameAggregator.Error, is WebSocketFrameCheck.Violation:
+            status = .protocolError
+        default:
             context.fireErrorCaught(error)
             return
         }
         var code = context.channel.allocator.buffer(capacity: 2)
-        switch e {
-        case .accumulatedFrameSizeIsTooLarge, .tooManyFragments: code.write(webSocketErrorCode: .messageTooLarge)
-        default: code.write(webSocketErrorCode: .protocolError)
-        }
+        code.write(webSocketErrorCode: status)
         sendClose(context, data: code)
     }
 

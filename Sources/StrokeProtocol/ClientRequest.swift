@@ -101,29 +101,22 @@ public struct ClientRequest: Hashable, Sendable {
     /// Parses one line (without its newline). Unknown keys are ignored.
     public static func parse(_ line: Substring) -> Result<ClientRequest, ProtocolError> {
         let wire: Wire
-        switch JSONSyntax.check(line.utf8) {
-        case nil:
-            // One JSON value; a request is an object (a bare `null` reached the decoder as a request
-            // without keys).
-            guard line.utf8.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) == UInt8(ascii: "{") else {
-                return .failure(ProtocolError(.invalidJSON, "a request is one JSON object per line, not \(excerpt(line))", id: nil))
-            }
+        let notAnObject = ProtocolError(.invalidJSON, "a request is one JSON object per line, not \(excerpt(line))", id: nil)
+        switch JSONSyntax.check(line.utf8, objectOnly: true) {
+        case nil: break
         case .tooDeep:
             return .failure(ProtocolError(.invalidJSON, "a request nests at most \(JSONSyntax.depthLimit) arrays and objects deep", id: nil))
-        case .invalid:
-            return .failure(ProtocolError(.invalidJSON, "a request is one JSON object per line, not \(excerpt(line))", id: nil))
+        case .invalid: return .failure(notAnObject)
         }
         do {
             wire = try JSONDecoder().decode(Wire.self, from: Data(line.utf8))
         } catch let error as WireError {
             return .failure(ProtocolError(.badArgument, error.message, id: error.id))
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-            return .failure(ProtocolError(.invalidJSON, "a request is one JSON object per line, not \(excerpt(line))", id: nil))
         } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
             let key = context.codingPath.first?.stringValue ?? "request"
             return .failure(ProtocolError(.badArgument, "'\(key)' has the wrong type (docs/protocol.md, \"Requests\")", id: nil))
         } catch {
-            return .failure(ProtocolError(.invalidJSON, "a request is one JSON object per line, not \(excerpt(line))", id: nil))
+            return .failure(notAnObject)
         }
         let id = wire.id ?? "null"
         func fail(_ message: String) -> Result<ClientRequest, ProtocolError> {

@@ -16,19 +16,26 @@ public enum JSONSyntax {
         case tooDeep
     }
 
-    /// Nil when `bytes` is one JSON value (with whitespace around it), nested at most `depthLimit`
-    /// levels; else what is wrong first. UTF-8 validity is not checked here.
-    public static func check(_ bytes: some Collection<UInt8>, depthLimit: Int = JSONSyntax.depthLimit) -> Problem? {
-        let checked = bytes.withContiguousStorageIfAvailable { check(buffer: $0, depthLimit: depthLimit) }
-        return checked ?? Array(bytes).withUnsafeBufferPointer { check(buffer: $0, depthLimit: depthLimit) }
+    /// Nil when `bytes` is one JSON value (with whitespace around it; an object, with
+    /// `objectOnly`), nested at most `depthLimit` levels; else what is wrong first. UTF-8 validity
+    /// is not checked here.
+    public static func check(
+        _ bytes: some Collection<UInt8>, objectOnly: Bool = false, depthLimit: Int = JSONSyntax.depthLimit
+    ) -> Problem? {
+        let checked = bytes.withContiguousStorageIfAvailable { check(buffer: $0, objectOnly: objectOnly, depthLimit: depthLimit) }
+        return checked ?? Array(bytes).withUnsafeBufferPointer { check(buffer: $0, objectOnly: objectOnly, depthLimit: depthLimit) }
     }
 
-    private static func check(buffer: UnsafeBufferPointer<UInt8>, depthLimit: Int) -> Problem? {
+    private static func check(buffer: UnsafeBufferPointer<UInt8>, objectOnly: Bool, depthLimit: Int) -> Problem? {
         var reader = Reader(bytes: buffer, depthLimit: depthLimit)
         do {
+            reader.skipWhitespace()
+            let start = reader.at
             try reader.value()
             reader.skipWhitespace()
             guard reader.at == buffer.count else { return .invalid(offset: reader.at) }
+            // Checked last, so that nesting too deep is said as such whatever the value is.
+            if objectOnly, buffer[start] != UInt8(ascii: "{") { return .invalid(offset: start) }
             return nil
         } catch {
             return error
