@@ -57,11 +57,12 @@ if [[ ! -f $kdir/vmlinux || ! -f $kdir/evdev.ko || ! -f $kdir/uinput.ko ]]; then
 fi
 
 # `strokes` as the install builds it (README, "Install as a service": the Swift runtime linked in,
+# each function in its own section for the linker script that places the daemon's code together,
 # in its own scratch directory so the other release builds keep theirs): the idle scenario once
 # caught only what that build did (tasks on libdispatch, a wake-up a second). The guest driver
 # is an ordinary build.
 echo "kernel-test: building strokes (--static-swift-stdlib) and strokes-e2e ($configuration)" >&2
-static=(--static-swift-stdlib --scratch-path "${STROKES_E2E_STATIC_SCRATCH:-.build/static}")
+static=(--static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections --scratch-path "${STROKES_E2E_STATIC_SCRATCH:-.build/static}")
 build() {  # PRODUCT [swift build options...]
     local product=$1 out
     shift
