@@ -83,6 +83,17 @@ final class ClientConnection {
     /// pump to pump (NIO lets go of it once `writev` took it), so a client that keeps up costs no
     /// allocation per frame.
     private var batch: ByteBuffer
+    /// The socket's descriptor, for a client written to directly (`DirectSocket`): set for the
+    /// Unix-socket clients, whose channel adds no framing to what they are sent.
+    var descriptor: Int32?
+    /// Writes handed to NIO and not yet done, for a client written to directly: the socket took
+    /// only part of a batch, so the rest and what follows go through NIO, which waits for the
+    /// socket to drain, until NIO has written it all; then direct writes resume (the order of the
+    /// bytes is kept: nothing is sent directly while NIO holds any).
+    private var handedToNIO = 0
+    /// Batches (or lone messages) sent straight to the socket, and handed to NIO, so far.
+    private(set) var sentDirectly: UInt64 = 0
+    private(set) var sentThroughNIO: UInt64 = 0
 
     init(id: UInt64, channel: Channel, limits: QueueLimits, logger: Logger) {
         self.id = id
@@ -133,23 +144,81 @@ final class ClientConnection {
     /// client shares; several are copied into the client's batch buffer, once.
     private func write(all: Bool) {
         guard channel.isActive else { return }
+        if let descriptor, handedToNIO == 0, !all {
+            writeDirectly(to: descriptor)
+            return
+        }
         var wrote = false
         while all || channel.isWritable, let first = queue.dequeue() {
             sent += 1
             wrote = true
             if queue.isEmpty, first.merged == 0, case .broadcast(_, let shared) = first.message {
-                channel.write(shared, promise: nil)
+                hand(shared)
                 break
             }
-            batch.clear()
-            append(first)
-            while batch.readableBytes < ClientConnection.batchBytes, let next = queue.dequeue() {
-                append(next)
-                sent += 1
-            }
-            channel.write(batch, promise: nil)
+            fillBatch(first)
+            hand(batch)
         }
         if wrote { channel.flush() }
+        finishWrite(wrote: wrote)
+    }
+
+    /// `write(all: false)` for a client with a descriptor and nothing in NIO's hands: each batch
+    /// is sent straight to the socket; what it does not take goes to NIO (`hand`), and so does
+    /// everything after it until NIO has written it.
+    private func writeDirectly(to descriptor: Int32) {
+        var wrote = false
+        while let first = queue.dequeue() {
+            sent += 1
+            wrote = true
+            var bytes: ByteBuffer
+            if queue.isEmpty, first.merged == 0, case .broadcast(_, let shared) = first.message {
+                bytes = shared
+            } else {
+                fillBatch(first)
+                bytes = batch
+            }
+            let taken = DirectSocket.send(descriptor, bytes) ?? 0
+            if taken == bytes.readableBytes {
+                sentDirectly += 1
+                continue
+            }
+            bytes.moveReaderIndex(forwardBy: taken)
+            hand(bytes)
+            channel.flush()
+            break
+        }
+        finishWrite(wrote: wrote)
+    }
+
+    /// Puts `first` and the messages after it into `batch`, up to `batchBytes`.
+    private func fillBatch(_ first: ClientQueue<Outgoing>.Entry) {
+        batch.clear()
+        append(first)
+        while batch.readableBytes < ClientConnection.batchBytes, let next = queue.dequeue() {
+            append(next)
+            sent += 1
+        }
+    }
+
+    /// Gives NIO a write (flushed by the caller); for a client written to directly, counted in
+    /// `handedToNIO` until NIO is done with it, and direct writes resume once it has none.
+    private func hand(_ bytes: ByteBuffer) {
+        sentThroughNIO += 1
+        guard descriptor != nil else {
+            channel.write(bytes, promise: nil)
+            return
+        }
+        handedToNIO += 1
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.assumeIsolated().whenComplete { _ in
+            self.handedToNIO -= 1
+            if self.handedToNIO == 0 { self.pump() }
+        }
+        channel.write(bytes, promise: promise)
+    }
+
+    private func finishWrite(wrote: Bool) {
         if batch.capacity > ClientConnection.batchBytes {
             batch = channel.allocator.buffer(capacity: ClientConnection.batchCapacity)
         }
@@ -183,7 +252,7 @@ final class ClientConnection {
             lastUnread = nil
             return
         }
-        let unread = ClientConnection.unreadBytes(channel)
+        let unread = descriptor.flatMap(DirectSocket.unreadBytes) ?? ClientConnection.unreadBytes(channel)
         // Without the count (a kernel before 4.12), handing bytes to NIO counts, as it did.
         if stalledSince == nil || (unread == nil && wrote) || unread != lastUnread { stalledSince = .now() }
         lastUnread = unread

@@ -24,6 +24,7 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
 
     private let daemon: Daemon
     private let readsCredentials: Bool
+    private let writesDirectly: Bool
     private var client: ClientConnection?
     private var connected = false
     private var pending: ByteBuffer?
@@ -31,9 +32,12 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
     /// - Parameter readsCredentials: whether the peer's `SO_PEERCRED` (and groups) are read for the
     ///   allow-lists and `maxClientsPerUid`; false for connections whose peer has none that mean
     ///   anything (TCP), which only `maxClients` bounds.
-    public init(daemon: Daemon, readsCredentials: Bool = true) {
+    /// - Parameter writesDirectly: whether the client's lines may be written to its socket
+    ///   directly (`DirectSocket`): only for a channel whose pipeline adds no framing to its output.
+    public init(daemon: Daemon, readsCredentials: Bool = true, writesDirectly: Bool = false) {
         self.daemon = daemon
         self.readsCredentials = readsCredentials
+        self.writesDirectly = writesDirectly
     }
 
     public func handlerAdded(context: ChannelHandlerContext) {
@@ -49,7 +53,9 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
         guard !connected else { return }
         connected = true
         let peer = readsCredentials ? ClientHandler.peerCredentials(context.channel) : nil
-        client = daemon.clientConnected(context.channel, peer: peer, groups: readsCredentials ? PeerGroups.read(context.channel) : nil)
+        client = daemon.clientConnected(
+            context.channel, peer: peer, groups: readsCredentials ? PeerGroups.read(context.channel) : nil,
+            writesDirectly: writesDirectly)
         // A peer already gone makes the greeting's write fail and closes the channel inside
         // `clientConnected`, before `client` was set: channelInactive came and went, so the
         // client is forgotten here (it would otherwise count against maxClients for ever).

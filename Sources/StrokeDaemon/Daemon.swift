@@ -256,7 +256,9 @@ public final class Daemon: Sendable {
 
     // MARK: Clients
 
-    func clientConnected(_ channel: Channel, peer: PeerCredentials?, groups: Set<UInt32>? = nil) -> ClientConnection? {
+    func clientConnected(
+        _ channel: Channel, peer: PeerCredentials?, groups: Set<UInt32>? = nil, writesDirectly: Bool = false
+    ) -> ClientConnection? {
         // An episode ends at the first connection a second after the last failure: while
         // descriptors come and go one at a time, accept alternates and that is one episode.
         if let last = _state.value.lastAcceptFailure, NIODeadline.now() - last > .seconds(1) {
@@ -284,6 +286,7 @@ public final class Daemon: Sendable {
             return nil
         }
         clients[client.id] = client
+        if writesDirectly { client.descriptor = DirectSocket.descriptor(of: channel) }
         _ = client.enqueue(.line(helloLine()))
         client.pump()
         return client

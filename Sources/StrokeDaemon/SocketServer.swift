@@ -61,7 +61,7 @@ public final class SocketServer: Sendable {
             )
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ClientHandler(daemon: daemon))
+                    try channel.pipeline.syncOperations.addHandler(ClientHandler(daemon: daemon, writesDirectly: true))
                 }
             }
         let passed: Int32?
