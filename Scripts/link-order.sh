@@ -13,6 +13,8 @@
 #      reading the stream, with `stats` requests, for STROKES_ORDER_SECONDS (default 40) seconds.
 #
 #   Scripts/link-order.sh            needs valgrind (apt-get install valgrind)
+#   STROKES_ORDER_SCRATCH=DIR         the build's scratch directory (default .build/link-order)
+#   STROKES_ORDER_KEEP=1              keep the map, the callgrind outputs and the logs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Scripts/setup.sh >/dev/null
@@ -28,6 +30,7 @@ rm -f "$scratch/release/strokes"  # a link, so that the map is of the binary mea
 swift build -c release --product strokes --static-swift-stdlib --scratch-path "$scratch" \
     -Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --no-demangle -Xlinker "-Map=$work/strokes.map" 2>&1 |
     grep -vE '^\[[0-9]+/[0-9]+\] (Compiling|Write|Emitting)|mktemp' >&2 || true
+[[ -x $scratch/release/strokes ]] || { echo "link-order: the build failed" >&2; exit 1; }
 # Same addresses, no DWARF (valgrind 3.19 cannot read this toolchain's).
 objcopy --strip-debug "$scratch/release/strokes" "$work/strokes"
 

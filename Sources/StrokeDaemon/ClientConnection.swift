@@ -152,12 +152,7 @@ final class ClientConnection {
         while all || channel.isWritable, let first = queue.dequeue() {
             sent += 1
             wrote = true
-            if queue.isEmpty, first.merged == 0, case .broadcast(_, let shared) = first.message {
-                hand(shared)
-                break
-            }
-            fillBatch(first)
-            hand(batch)
+            hand(bytes(startingWith: first))
         }
         if wrote { channel.flush() }
         finishWrite(wrote: wrote)
@@ -171,34 +166,31 @@ final class ClientConnection {
         while let first = queue.dequeue() {
             sent += 1
             wrote = true
-            var bytes: ByteBuffer
-            if queue.isEmpty, first.merged == 0, case .broadcast(_, let shared) = first.message {
-                bytes = shared
-            } else {
-                fillBatch(first)
-                bytes = batch
-            }
-            let taken = DirectSocket.send(descriptor, bytes) ?? 0
-            if taken == bytes.readableBytes {
+            var rest = bytes(startingWith: first)
+            let taken = DirectSocket.send(descriptor, rest) ?? 0
+            if taken == rest.readableBytes {
                 sentDirectly += 1
                 continue
             }
-            bytes.moveReaderIndex(forwardBy: taken)
-            hand(bytes)
+            rest.moveReaderIndex(forwardBy: taken)
+            hand(rest)
             channel.flush()
             break
         }
         finishWrite(wrote: wrote)
     }
 
-    /// Puts `first` and the messages after it into `batch`, up to `batchBytes`.
-    private func fillBatch(_ first: ClientQueue<Outgoing>.Entry) {
+    /// What to write next, from `first` on: a lone stream message as the bytes every client
+    /// shares, or `first` and the messages after it copied into `batch`, up to `batchBytes`.
+    private func bytes(startingWith first: ClientQueue<Outgoing>.Entry) -> ByteBuffer {
+        if queue.isEmpty, first.merged == 0, case .broadcast(_, let shared) = first.message { return shared }
         batch.clear()
         append(first)
         while batch.readableBytes < ClientConnection.batchBytes, let next = queue.dequeue() {
             append(next)
             sent += 1
         }
+        return batch
     }
 
     /// Gives NIO a write (flushed by the caller); for a client written to directly, counted in
@@ -261,14 +253,17 @@ final class ClientConnection {
     /// `SO_MEMINFO`'s `SK_MEMINFO_WMEM_ALLOC`: memory of the socket's writes the client has not
     /// read yet (the kernel frees a write's buffer once it has all been read).
     static func unreadBytes(_ channel: Channel) -> UInt32? {
-        let info: SocketMemoryInfo? = SocketOption.read(channel, 55)  // SO_MEMINFO
-        return info?.values.2
+        let info: SocketMemoryInfo? = SocketOption.read(channel, SocketMemoryInfo.option)
+        return info?.unreadBytes
     }
 }
 
-/// `SO_MEMINFO`'s counters (`SK_MEMINFO_*`); `.2` is `SK_MEMINFO_WMEM_ALLOC`.
+/// `SO_MEMINFO`'s counters (`SK_MEMINFO_*`).
 struct SocketMemoryInfo: Sendable {
+    static let option: Int32 = 55  // SO_MEMINFO
     var values: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// `SK_MEMINFO_WMEM_ALLOC`.
+    var unreadBytes: UInt32 { values.2 }
 }
 
 /// The slow-client thresholds (docs/protocol.md, "Slow clients").

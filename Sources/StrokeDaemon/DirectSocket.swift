@@ -56,7 +56,7 @@ enum DirectSocket {
     static func unreadBytes(_ fd: Int32) -> UInt32? {
         var info = SocketMemoryInfo()
         var length = socklen_t(MemoryLayout<SocketMemoryInfo>.size)
-        guard getsockopt(fd, SOL_SOCKET, 55, &info, &length) == 0 else { return nil }  // SO_MEMINFO
-        return info.values.2
+        guard getsockopt(fd, SOL_SOCKET, SocketMemoryInfo.option, &info, &length) == 0 else { return nil }
+        return info.unreadBytes
     }
 }
