@@ -129,6 +129,51 @@ final class ClientConnection {
     /// Writes what the socket takes without blocking; the rest waits for writability.
     func pump() { write(all: false) }
 
+    /// A frame's stream messages, those the client wants, sent straight to its socket as one
+    /// write, for a client written to directly that has nothing waiting (its queue empty, NIO
+    /// holding none of its bytes): what `enqueue` of each and `pump` send, without passing each
+    /// message through the queue (whose merge index hashes every `moved` in and out), so a client
+    /// that keeps up costs a filter, a copy and a `send` per frame. False, having sent nothing,
+    /// when that does not hold or the queue would merge or refuse any of them (limits smaller
+    /// than a frame), or they are more than one batch: the caller queues them as before. What
+    /// the socket does not take goes to NIO, as in `pump`.
+    func sendAtOnce(_ messages: [Broadcast]) -> Bool {
+        guard let descriptor, handedToNIO == 0, queue.isEmpty, channel.isActive else { return false }
+        var count = 0
+        var size = 0
+        var lone: ByteBuffer?
+        batch.clear()
+        for m in messages where wants(m) {
+            count += 1
+            size += m.bytes.readableBytes
+            guard count < queue.mergeThreshold, size < queue.byteLimit / 4, size <= ClientConnection.batchBytes else {
+                batch.clear()
+                return false
+            }
+            if let first = lone {
+                if count == 2 { batch.writeImmutableBuffer(first) }
+                batch.writeImmutableBuffer(m.bytes)
+            } else {
+                lone = m.bytes
+            }
+        }
+        guard var out = count > 1 ? batch : lone else {
+            finishWrite(wrote: false)
+            return true
+        }
+        sent += UInt64(count)
+        let taken = DirectSocket.send(descriptor, out) ?? 0
+        if taken == out.readableBytes {
+            sentDirectly += 1
+        } else {
+            out.moveReaderIndex(forwardBy: taken)
+            hand(out)
+            channel.flush()
+        }
+        finishWrite(wrote: true)
+        return true
+    }
+
     /// Hands everything queued to the channel, writable or not (before closing it).
     func pumpAll() { write(all: true) }
 

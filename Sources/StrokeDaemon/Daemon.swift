@@ -205,14 +205,16 @@ public final class Daemon: Sendable {
                 continue
             }
             var ok = true
-            for m in messages where client.wants(m) {
-                if !client.enqueue(.shared(m)) {
-                    ok = false
-                    break
+            if !client.sendAtOnce(messages) {
+                for m in messages where client.wants(m) {
+                    if !client.enqueue(.shared(m)) {
+                        ok = false
+                        break
+                    }
                 }
+                if ok { client.pump() }
             }
             if ok {
-                client.pump()
                 if let since = client.stalledSince {
                     let t = now ?? .now()
                     now = t

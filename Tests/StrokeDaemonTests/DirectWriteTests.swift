@@ -39,6 +39,36 @@ import Glibc
         try await d.stop()
     }
 
+    /// A subscriber that keeps up gets each frame's lines, only those its subscription wants, in
+    /// one `send` straight from the frame (`ClientConnection.sendAtOnce`), nothing through NIO,
+    /// byte for byte what `strokes replay` prints.
+    @Test func aClientThatKeepsUpGetsEachFrameInOneSend() async throws {
+        let d = try await TestDaemon()
+        let c = try d.connect()
+        _ = try c.subscribe(["events": ["began", "ended"]])
+        let expected = try replayTranscript(TestDaemon.fourFingers).filter {
+            $0.hasPrefix("{\"type\":\"began\"") || $0.hasPrefix("{\"type\":\"ended\"")
+        }
+        let counters = { @Sendable (daemon: Daemon) in
+            daemon.clients.values.first.map { ($0.sent, $0.sentDirectly, $0.sentThroughNIO) } ?? (0, 0, 0)
+        }
+        let (sent0, direct0, _) = try await d.onLoop(counters)
+        var (sent, frames) = (sent0, UInt64(0))
+        var lines: [String] = []
+        while try await d.advance(1) == 1 {
+            let (now, _, _) = try await d.onLoop(counters)
+            if now > sent { frames += 1 }
+            lines += try c.read(Int(now - sent))
+            sent = now
+        }
+        let (_, direct, throughNIO) = try await d.onLoop(counters)
+        #expect(frames > 1)
+        #expect(direct - direct0 == frames)
+        #expect(throughNIO == 0)
+        #expect(lines.map(\.withoutSeq) == expected)
+        try await d.stop()
+    }
+
     /// A subscriber that reads nothing while the whole ten-finger recording is streamed: its
     /// socket fills, a batch is cut, the rest goes through NIO; once it reads, it gets every line
     /// in order, byte for byte what `strokes replay` prints, and direct writes resume.
