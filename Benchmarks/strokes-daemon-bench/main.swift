@@ -64,6 +64,8 @@ final class Bench: @unchecked Sendable {
     /// The last round's schedule for `c_fanout.c`: each frame's recorded time (µs) and how many
     /// stream messages it made.
     var schedule: [(time: Int64, count: Int)] = []
+    /// The last round's `Played.inDaemon`, sorted.
+    var lastInDaemon: [Int64] = []
 
     init(recordingPath: String, settings given: Daemon.Settings? = nil) async throws {
         path = NSTemporaryDirectory() + "strokes-bench-\(getpid()).sock"
@@ -95,6 +97,8 @@ final class Bench: @unchecked Sendable {
     /// after it, and when the loop started on it. Touched only on the loop until the round ends.
     final class Played: @unchecked Sendable {
         var frames: [(time: Int64, before: Int, after: Int, at: Int64)] = []
+        /// Per frame that made messages: µs from the loop starting on it to its lines being sent.
+        var inDaemon: [Int64] = []
     }
 
     /// Plays one round; paced at the recorded rate or flat out. Returns the last seq.
@@ -119,10 +123,13 @@ final class Bench: @unchecked Sendable {
                 let at = monotonicMicros()
                 let before = Int(daemon.hub.seq)
                 source.advance(1)
-                played.frames.append((t, before, Int(daemon.hub.seq), at))
+                let after = Int(daemon.hub.seq)
+                if after != before { played.inDaemon.append(monotonicMicros() - at) }
+                played.frames.append((t, before, after, at))
             }
         }
-        let frames = try daemon.loop.submit { played.frames }.wait()
+        let (frames, inDaemon) = try daemon.loop.submit { (played.frames, played.inDaemon) }.wait()
+        lastInDaemon = inDaemon.sorted()
         schedule.removeAll(keepingCapacity: true)
         var lastSeq = 0
         for (t, before, after, at) in frames {
@@ -380,9 +387,30 @@ func abuse(_ recording: String) async throws {
     }
 }
 
+let usage = """
+    usage: strokes-daemon-bench [--quick] [--fanout] [--rounds N] [--clients 1|10|100]
+           strokes-daemon-bench --abuse
+    (from the repository's top directory: it plays Tests/ReplayTests/Fixtures/01-*)
+    """
+
 func run() async throws {
+    let known: Set<String> = ["--quick", "--fanout", "--rounds", "--clients", "--abuse"]
+    for (i, a) in CommandLine.arguments.enumerated().dropFirst() where !known.contains(a) {
+        // The values of `--rounds` and `--clients`.
+        if ["--rounds", "--clients"].contains(CommandLine.arguments[i - 1]), Int(a) != nil { continue }
+        if a == "--help" || a == "-h" {
+            print(usage)
+            exit(0)
+        }
+        FileHandle.standardError.write(Data("strokes-daemon-bench: unknown argument \(a)\n\(usage)\n".utf8))
+        exit(2)
+    }
     let quick = CommandLine.arguments.contains("--quick")
     let recording = "Tests/ReplayTests/Fixtures/01-wacom-dth2242-touchscreen-10finger.evemu"
+    guard access(recording, R_OK) == 0 else {
+        FileHandle.standardError.write(Data("strokes-daemon-bench: \(recording) not found: run it from the repository's top directory\n".utf8))
+        exit(2)
+    }
     if CommandLine.arguments.contains("--abuse") {
         try await abuse(recording)
         return
@@ -432,6 +460,8 @@ func run() async throws {
         var c50s: [Int64] = []
         var c99s: [Int64] = []
         var cCPUPerFrame: [Double] = []
+        var in50s: [Int64] = []
+        var in99s: [Int64] = []
         var samples = 0
         var from = total
         for _ in 0..<rounds {
@@ -453,6 +483,8 @@ func run() async throws {
             p50s.append(percentile(latencies, 0.5))
             p99s.append(percentile(latencies, 0.99))
             maxes.append(latencies.last ?? 0)
+            in50s.append(percentile(bench.lastInDaemon, 0.5))
+            in99s.append(percentile(bench.lastInDaemon, 0.99))
             samples = latencies.count
             from = last
             if !stalled, let peer, let c = peer.run(schedule: bench.schedule, clients: clients) {
@@ -464,6 +496,7 @@ func run() async throws {
         let (p50, p99) = (median(p50s), median(p99s))
         let of = rounds > 1 ? " (medians of \(rounds) rounds)" : ""
         say("\(label): recorded pace, latency frame in → line read: p50 \(p50) µs, p99 \(p99) µs, max \(median(maxes)) µs (\(samples) samples)\(of)")
+        say("\(label): of which in the daemon (loop starts on the frame → its lines sent): p50 \(median(in50s)) µs, p99 \(median(in99s)) µs\(of)")
         if !stalled, !c50s.isEmpty {
             let (c50, c99) = (median(c50s), median(c99s))
             say("\(label): c_fanout same schedule: p50 \(c50) µs, p99 \(c99) µs; strokes / C: p50 \(ratio(p50, c50)), p99 \(ratio(p99, c99))")
