@@ -6,7 +6,8 @@
 // per recording: evemu parsing (events/s), decode + track (events/s, frames/s, allocations per
 // frame) and JSON encoding of the stroke events as the daemon encodes them (events/s, bytes,
 // allocations per event). Each figure is the median of the runs. Decode + track runs
-// interleaved with the C peer (`Peer.swift`), whose figure and the ratio are printed beside strokes'.
+// interleaved with the C peer (`Peer.swift`), whose figure and the ratio are printed beside strokes',
+// and with the decoder alone (no tracker), to show how the time divides between the two.
 
 import CMallocCounter
 import GestureRecognizer
@@ -86,10 +87,71 @@ func pipeline(_ device: RecordedDevice, repeat count: Int, gestures: Bool = fals
     return (frames, strokeEvents)
 }
 
+let usage = """
+    usage: strokes-bench [RECORDING ...]        parse, decode + track (beside c_slot_loop.c), JSON
+           strokes-bench --profile RECORDING [PASSES]   decode + track only, for perf record
+    """
+
+/// `text` on standard error.
+func warn(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = write(2, bytes, bytes.count)
+}
+
+/// The recording at `path`, or a message naming it and an exit, not a trap.
+func load(_ path: String) -> (bytes: [UInt8], recording: Recording) {
+    do {
+        let bytes = try RecordingReader.readFile(path)
+        let recording = try RecordingReader.read(bytes, file: path)
+        guard !recording.devices.isEmpty else { throw RecordingError(file: path, line: nil, message: "no device") }
+        return (bytes, recording)
+    } catch {
+        warn("strokes-bench: \(error)\n")
+        exit(2)
+    }
+}
+
+/// Decoding alone, `repeat` times through the recording, fed as `pipeline` feeds it: the
+/// decoder's share of decode + track (what is left of the C loop's time for the tracker).
+func decodeOnly(_ device: RecordedDevice, repeat count: Int) -> Int {
+    var contacts: [ContactEvent] = []
+    contacts.reserveCapacity(64)
+    var total = 0
+    for _ in 0..<count {
+        var assembler = FrameAssembler()
+        var decoder = try! MultitouchDecoder(description: device.description)
+        device.events.withUnsafeBufferPointer { all in
+            var offset = 0
+            while offset < all.count {
+                let read = UnsafeBufferPointer(rebasing: all[offset..<min(offset + readSize, all.count)])
+                offset += read.count
+                assembler.feed(read) { input in
+                    decoder.process(input, into: &contacts)
+                    total += contacts.count
+                    if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
+                }
+            }
+        }
+    }
+    return total
+}
+
 var paths = Array(CommandLine.arguments.dropFirst())
+if let option = paths.first(where: { $0.hasPrefix("-") && $0 != "--profile" }) {
+    if option == "--help" || option == "-h" {
+        print(usage)
+        exit(0)
+    }
+    warn("strokes-bench: unknown option \(option)\n" + usage + "\n")
+    exit(2)
+}
 // `strokes-bench --profile RECORDING [PASSES]`: only decode + track, for `perf record`.
-if paths.first == "--profile", paths.count >= 2 {
-    let device = try RecordingReader.read(try RecordingReader.readFile(paths[1]), file: paths[1]).devices[0]
+if paths.first == "--profile" {
+    guard paths.count >= 2 else {
+        warn(usage + "\n")
+        exit(2)
+    }
+    let device = load(paths[1]).recording.devices[0]
     let result = pipeline(device, repeat: paths.count > 2 ? Int(paths[2]) ?? 2000 : 2000)
     print("\(result.frames) frames, \(result.strokeEvents) stroke events")
     exit(0)
@@ -105,8 +167,7 @@ if paths.isEmpty {
 print("strokes-bench: median of 9 runs; each run parses the file once and decodes it 200 times (the C peer too)")
 let peer = SlotLoopPeer.build()
 for path in paths {
-    let bytes = try RecordingReader.readFile(path)
-    let recording = try RecordingReader.read(bytes, file: path)
+    let (bytes, recording) = load(path)
     let device = recording.devices[0]
     let events = Double(device.events.count)
     let name = path.split(separator: "/").last!
@@ -120,9 +181,11 @@ for path in paths {
     // same load.
     var decodeTimes: [Double] = []
     var gestureTimes: [Double] = []
+    var decodeOnlyTimes: [Double] = []
     var peerRates: [Double] = []
     for _ in 0..<9 {
         decodeTimes.append(measure(runs: 1) { (frames, strokeEvents) = pipeline(device, repeat: repeats) })
+        decodeOnlyTimes.append(measure(runs: 1) { _ = decodeOnly(device, repeat: repeats) })
         gestureTimes.append(measure(runs: 1) { _ = pipeline(device, repeat: repeats, gestures: true) })
         if let rate = peer?.eventsPerSecond(path, repeats: repeats) { peerRates.append(rate) }
     }
@@ -178,6 +241,8 @@ for path in paths {
     if !peerRates.isEmpty {
         let c = median(peerRates)
         print("  c_slot_loop.c      \(format(c))events/s; strokes / C = \(JSONWriter.fixed(events * Double(repeats) / decode / c, decimals: 2))")
+        let alone = events * Double(repeats) / median(decodeOnlyTimes)
+        print("  decode alone       \(format(alone))events/s (no tracker); / C = \(JSONWriter.fixed(alone / c, decimals: 2)), \(Int((100 * median(decodeOnlyTimes) / decode).rounded())) % of decode + track")
     }
     print("  allocations        \(JSONWriter.fixed(allocations / framesOnce, decimals: 3)) per frame (\(Int(allocations)) for one pass, setup included)")
     print("  + gestures         \(format(events * Double(repeats) / withGestures))events/s (\(JSONWriter.fixed(withGestures / decode, decimals: 2))× the time), \(JSONWriter.fixed(gestureAllocations / framesOnce, decimals: 3)) allocations per frame (\(Int(gestureAllocations)) for one pass)")
