@@ -47,6 +47,21 @@ func format(_ v: Double) -> String {
 /// Events per read: what `EvdevSource` reads at once (a 4 KiB buffer of 24-byte `input_event`s).
 let readSize = 170
 
+/// `device`'s events as reads hand them (`readSize` at a time) to `assembler`, and each frame input
+/// to `body`: frames decoded in place from the buffer (`FrameAssembler.feed(_:_:)`), a frame split
+/// between two reads assembled.
+@inline(__always)
+func feedInReads(_ device: RecordedDevice, _ assembler: inout FrameAssembler, _ body: (FrameViewInput) -> Void) {
+    device.events.withUnsafeBufferPointer { all in
+        var offset = 0
+        while offset < all.count {
+            let read = UnsafeBufferPointer(rebasing: all[offset..<min(offset + readSize, all.count)])
+            offset += read.count
+            assembler.feed(read, body)
+        }
+    }
+}
+
 /// Decode + track over every frame of `device`, `repeat` times through the recording, through
 /// `DevicePipeline` as the daemon and `strokes replay` run it; with `gestures`, each frame's
 /// stroke events also go through the device's gesture recogniser, as the daemon's `Hub` does.
@@ -64,23 +79,14 @@ func pipeline(_ device: RecordedDevice, repeat count: Int, gestures: Bool = fals
         var pipeline = try! DevicePipeline(id: DeviceID(1), description: device.description, geometry: geometry, tracker: &tracker)
         var recognizers = GestureRecognizers()
         if gestures { recognizers.add(DeviceID(1), geometry: geometry, kind: device.description.kind) }
-        // As reads hand them: frames decoded in place from the buffer (`FrameAssembler.feed(_:_:)`);
-        // a frame split between two reads is assembled.
-        device.events.withUnsafeBufferPointer { all in
-            var offset = 0
-            while offset < all.count {
-                let read = UnsafeBufferPointer(rebasing: all[offset..<min(offset + readSize, all.count)])
-                offset += read.count
-                assembler.feed(read) { input in
-                    pipeline.process(input, tracker: &tracker, into: &out)
-                    if gestures {
-                        recognizers.process(out, device: DeviceID(1), time: pipeline.lastTime, into: &steps)
-                        if !steps.isEmpty { steps.removeAll(keepingCapacity: true) }
-                    }
-                    strokeEvents += out.count
-                    if !out.isEmpty { out.removeAll(keepingCapacity: true) }
-                }
+        feedInReads(device, &assembler) { input in
+            pipeline.process(input, tracker: &tracker, into: &out)
+            if gestures {
+                recognizers.process(out, device: DeviceID(1), time: pipeline.lastTime, into: &steps)
+                if !steps.isEmpty { steps.removeAll(keepingCapacity: true) }
             }
+            strokeEvents += out.count
+            if !out.isEmpty { out.removeAll(keepingCapacity: true) }
         }
         frames += Int(pipeline.frames)
     }
@@ -120,17 +126,10 @@ func decodeOnly(_ device: RecordedDevice, repeat count: Int) -> Int {
     for _ in 0..<count {
         var assembler = FrameAssembler()
         var decoder = try! MultitouchDecoder(description: device.description)
-        device.events.withUnsafeBufferPointer { all in
-            var offset = 0
-            while offset < all.count {
-                let read = UnsafeBufferPointer(rebasing: all[offset..<min(offset + readSize, all.count)])
-                offset += read.count
-                assembler.feed(read) { input in
-                    decoder.process(input, into: &contacts)
-                    total += contacts.count
-                    if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
-                }
-            }
+        feedInReads(device, &assembler) { input in
+            decoder.process(input, into: &contacts)
+            total += contacts.count
+            if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
         }
     }
     return total
