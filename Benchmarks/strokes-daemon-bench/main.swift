@@ -14,6 +14,7 @@
 //   `--fanout` runs only this and the flat-out figures; `--clients N` only N clients;
 // - at the recorded pace: latency from the frame entering the daemon (before decoding) to each
 //   client having read the resulting line, p50 / p99 / max over every (event, client) pair;
+//   and of it the part inside the daemon: from the loop starting on a frame to its lines sent;
 // - with 10 clients plus one that never reads: the same latency, to show the stalled one does not
 //   change the others';
 // - idle: CPU time the process uses in 3 s with 10 clients connected and nothing to send;
@@ -113,6 +114,7 @@ final class Bench: @unchecked Sendable {
         let daemon = self.daemon
         let played = Played()
         played.frames.reserveCapacity(steps.count)
+        played.inDaemon.reserveCapacity(steps.count)
         for t in steps {
             if paced {
                 let due = start + Int64(Double(t - first) / speed)
