@@ -129,15 +129,26 @@ final class ClientConnection {
     /// Writes what the socket takes without blocking; the rest waits for writability.
     func pump() { write(all: false) }
 
-    /// A frame's stream messages, those the client wants, sent straight to its socket as one
-    /// write, for a client written to directly that has nothing waiting (its queue empty, NIO
-    /// holding none of its bytes): what `enqueue` of each and `pump` send, without passing each
-    /// message through the queue (whose merge index hashes every `moved` in and out), so a client
-    /// that keeps up costs a filter, a copy and a `send` per frame. False, having sent nothing,
-    /// when that does not hold or the queue would merge or refuse any of them (limits smaller
-    /// than a frame), or they are more than one batch: the caller queues them as before. What
-    /// the socket does not take goes to NIO, as in `pump`.
-    func sendAtOnce(_ messages: [Broadcast]) -> Bool {
+    /// Gives the client a frame's stream messages, those it wants; false when it has fallen too
+    /// far behind and must go. Queued and pumped, except for a client that has nothing waiting
+    /// (`sendAtOnce`).
+    func publish(_ messages: [Broadcast]) -> Bool {
+        if sendAtOnce(messages) { return true }
+        for m in messages where wants(m) {
+            guard enqueue(.shared(m)) else { return false }
+        }
+        pump()
+        return true
+    }
+
+    /// The messages `publish` gives, sent straight to the socket as one write, for a client
+    /// written to directly that has nothing waiting (its queue empty, NIO holding none of its
+    /// bytes): what `enqueue` of each and `pump` send, without passing each message through the
+    /// queue (whose merge index hashes every `moved` in and out), so a client that keeps up costs
+    /// a filter, a copy and a `send` per frame. False, having sent nothing, when that does not
+    /// hold, when the queue would merge any of them (limits smaller than a frame), or when they
+    /// are more than one batch.
+    private func sendAtOnce(_ messages: [Broadcast]) -> Bool {
         guard let descriptor, handedToNIO == 0, queue.isEmpty, channel.isActive else { return false }
         var count = 0
         var size = 0
@@ -146,7 +157,7 @@ final class ClientConnection {
         for m in messages where wants(m) {
             count += 1
             size += m.bytes.readableBytes
-            guard count < queue.mergeThreshold, size < queue.byteLimit / 4, size <= ClientConnection.batchBytes else {
+            guard !queue.merges(holding: count, bytes: size), size <= ClientConnection.batchBytes else {
                 batch.clear()
                 return false
             }
@@ -157,20 +168,11 @@ final class ClientConnection {
                 lone = m.bytes
             }
         }
-        guard var out = count > 1 ? batch : lone else {
-            finishWrite(wrote: false)
-            return true
+        if let out = count > 1 ? batch : lone {
+            sent += UInt64(count)
+            send(out, to: descriptor)
         }
-        sent += UInt64(count)
-        let taken = DirectSocket.send(descriptor, out) ?? 0
-        if taken == out.readableBytes {
-            sentDirectly += 1
-        } else {
-            out.moveReaderIndex(forwardBy: taken)
-            hand(out)
-            channel.flush()
-        }
-        finishWrite(wrote: true)
+        finishWrite(wrote: count > 0)
         return true
     }
 
@@ -211,18 +213,25 @@ final class ClientConnection {
         while let first = queue.dequeue() {
             sent += 1
             wrote = true
-            var rest = bytes(startingWith: first)
-            let taken = DirectSocket.send(descriptor, rest) ?? 0
-            if taken == rest.readableBytes {
-                sentDirectly += 1
-                continue
-            }
-            rest.moveReaderIndex(forwardBy: taken)
-            hand(rest)
-            channel.flush()
-            break
+            if !send(bytes(startingWith: first), to: descriptor) { break }
         }
         finishWrite(wrote: wrote)
+    }
+
+    /// Sends `bytes` straight to the socket; what it does not take goes to NIO (`hand`, flushed).
+    /// Returns whether the socket took them all.
+    @discardableResult
+    private func send(_ bytes: ByteBuffer, to descriptor: Int32) -> Bool {
+        let taken = DirectSocket.send(descriptor, bytes) ?? 0
+        if taken == bytes.readableBytes {
+            sentDirectly += 1
+            return true
+        }
+        var rest = bytes
+        rest.moveReaderIndex(forwardBy: taken)
+        hand(rest)
+        channel.flush()
+        return false
     }
 
     /// What to write next, from `first` on: a lone stream message as the bytes every client

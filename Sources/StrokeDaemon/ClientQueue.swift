@@ -76,7 +76,12 @@ public struct ClientQueue<Message: Sendable>: Sendable {
     /// constant, whatever was merged (what tests check memory against).
     public var slots: Int { entries.count }
 
-    private var merging: Bool { count >= mergeThreshold || bytes >= byteLimit / 4 }
+    private var merging: Bool { merges(holding: count, bytes: bytes) }
+
+    /// Whether a queue holding `count` messages of `bytes` in all merges the next mergeable one
+    /// (the threshold the queue applies to itself, for a caller that wants to know whether
+    /// queueing messages would keep them as they are).
+    public func merges(holding count: Int, bytes: Int) -> Bool { count >= mergeThreshold || bytes >= byteLimit / 4 }
 
     public mutating func enqueue(_ message: Message, mergeKey: MergeKey?, bytes size: Int) -> EnqueueResult {
         var merged = 0

@@ -204,17 +204,7 @@ public final class Daemon: Sendable {
                 total += client.queue.bytes
                 continue
             }
-            var ok = true
-            if !client.sendAtOnce(messages) {
-                for m in messages where client.wants(m) {
-                    if !client.enqueue(.shared(m)) {
-                        ok = false
-                        break
-                    }
-                }
-                if ok { client.pump() }
-            }
-            if ok {
+            if client.publish(messages) {
                 if let since = client.stalledSince {
                     let t = now ?? .now()
                     now = t
