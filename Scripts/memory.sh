@@ -7,11 +7,15 @@
 #            played, the device still served, nothing touching
 #   history  `daemon --replay 01 --loop --speed 0` with `history: 10000`: RSS once `stats`
 #            counts 10,000 completed strokes (and the replay keeps going)
+#   flood    (`Scripts/memory.sh flood`, not run by default) `daemon --replay 01 --loop --speed 0`
+#            with the default queue limits and 500 subscribers that never read: VmRSS and VmHWM
+#            after 8 s of it, then 3 s and 6 s after they all closed (queue memory given back:
+#            docs/performance.md, "Memory under a flood")
 #
 # For each: VmRSS and VmHWM (/proc/PID/status), then RSS per mapped file (libraries and the
 # binary) and anonymous memory, from /proc/PID/smaps, largest first.
 #
-#   Scripts/memory.sh            STROKES_BIN=PATH measures that binary instead of building one
+#   Scripts/memory.sh [flood]    STROKES_BIN=PATH measures that binary instead of building one
 set -euo pipefail
 cd "$(dirname "$0")/.."
 strokes=${STROKES_BIN:-}
@@ -80,4 +84,34 @@ for _ in $(seq 600); do
 done
 echo
 report "$daemon" "history: daemon --replay $(basename "$long") --loop --speed 0, history 10000, $(completed "$dir/strokes.sock") completed strokes"
+stop
+
+[[ ${1:-} == flood ]] || exit 0
+printf 'maxClients: 1000\nmaxClientsPerUid: 1000\n' > "$dir/strokes.yaml"
+start --replay "$long" --loop --speed 0
+echo
+echo "== flood: daemon --replay $(basename "$long") --loop --speed 0, 500 subscribers that never read"
+python3 - "$dir/strokes.sock" "$daemon" <<'PY'
+import json, socket, sys, time
+path, pid = sys.argv[1], sys.argv[2]
+
+def status(what):
+    fields = {l.split(':')[0]: l.split()[1] for l in open(f"/proc/{pid}/status") if l.startswith(("VmRSS", "VmHWM"))}
+    s = socket.socket(socket.AF_UNIX); s.settimeout(60); s.connect(path); f = s.makefile("rb"); f.readline()
+    s.sendall(b'{"id":1,"request":"stats"}\n'); d = json.loads(f.readline())["daemon"]; s.close()
+    print(f"{what:24} VmRSS {fields['VmRSS']:>7} kB  VmHWM {fields['VmHWM']:>7} kB  clients {d['clients']:4}  "
+          f"queuedBytes {d['queuedBytes']:>9}  slowClientsDisconnected {d['slowClientsDisconnected']}")
+
+status("before")
+clients = []
+for _ in range(500):
+    c = socket.socket(socket.AF_UNIX); c.connect(path); c.sendall(b'{"id":1,"request":"subscribe"}\n'); clients.append(c)
+time.sleep(8)
+status("after 8 s of the flood")
+for c in clients: c.close()
+time.sleep(3)
+status("3 s after they closed")
+time.sleep(3)
+status("6 s after they closed")
+PY
 stop

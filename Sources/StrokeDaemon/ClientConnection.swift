@@ -3,14 +3,31 @@ import NIOCore
 import StrokeProtocol
 import StrokeTracker
 
-/// What a client is sent: a stream message shared by every subscriber (with its line as bytes,
-/// made once for all of them), or a line of its own (a reply, an error, a snapshot).
-enum Outgoing: Sendable {
-    case broadcast(Broadcast, ByteBuffer)
-    case line(String)
+/// What a client is sent: a line and its newline, either a stream message's bytes, made once (by
+/// `Hub`) and shared by every subscriber's queue and the resume buffer, or a line of its own (a
+/// reply, an error, a snapshot). Small on purpose: a client that falls behind holds one per
+/// queued message (`ClientQueue`), and what it holds is charged to its limits (`charge`).
+struct Outgoing: Sendable {
+    var bytes: ByteBuffer
+    /// Where a slow client's `,"merged":n` goes in `bytes` (`Broadcast.mergedOffset`); -1 for a
+    /// line that is never merged.
+    var mergedOffset: Int32
 
-    /// A stream message, its bytes (made once, by `Hub`) to be queued for any number of clients.
-    static func shared(_ b: Broadcast) -> Outgoing { .broadcast(b, b.bytes) }
+    /// A stream message: its bytes, shared.
+    static func shared(_ b: Broadcast) -> Outgoing {
+        Outgoing(bytes: b.bytes, mergedOffset: b.mergedOffset.map { Int32(truncatingIfNeeded: $0) } ?? -1)
+    }
+
+    /// A line of the client's own.
+    static func line(_ line: String) -> Outgoing { Outgoing(bytes: lineBuffer(line), mergedOffset: -1) }
+
+    /// What the daemon holds for a queued message of `lineBytes`: the line and the queue's record of
+    /// it (docs/protocol.md, "Slow clients"). A stream message's line is shared by every client
+    /// holding it, yet charged to each; the record is each one's own.
+    static func charge(lineBytes: Int) -> Int { lineBytes + recordBytes }
+
+    /// The size of a queued message's record (`ClientQueue`'s entry).
+    static let recordBytes = MemoryLayout<ClientQueue<Outgoing>.Entry?>.stride
 
     /// A stream message's bytes with `,"merged":count` at `offset` (`Broadcast.mergedOffset`):
     /// what a slow client gets for a `moved` (or hover `motion`) that stands for `count` earlier ones.
@@ -113,17 +130,18 @@ final class ClientConnection {
         return typeFilter.passes(b)
     }
 
-    /// Queues a message; false when the client has fallen too far behind and must go. A stream
-    /// message that is not `mergeable` (one sent for a resume) is never merged with another.
-    func enqueue(_ message: Outgoing, mergeable: Bool = true) -> Bool {
-        switch message {
-        case .broadcast(let b, let buffer):
-            if let finished = b.finishedKey { queue.finished(finished) }
-            let key = mergeable ? b.mergeKey : nil
-            return queue.enqueue(message, mergeKey: key, bytes: buffer.readableBytes) != .overflow
-        case .line(let line):
-            return queue.enqueue(message, mergeKey: nil, bytes: line.utf8.count + 1) != .overflow
-        }
+    /// Queues a line of the client's own (a reply, an error, a snapshot), never merged; false when
+    /// the client has fallen too far behind and must go.
+    func enqueue(_ message: Outgoing) -> Bool {
+        queue.enqueue(message, mergeKey: nil, bytes: Outgoing.charge(lineBytes: message.bytes.readableBytes)) != .overflow
+    }
+
+    /// Queues a stream message; false when the client has fallen too far behind and must go. One
+    /// that is not `mergeable` (sent for a resume) is never merged with another.
+    func enqueue(_ b: Broadcast, mergeable: Bool = true) -> Bool {
+        if let finished = b.finishedKey { queue.finished(finished) }
+        let key = mergeable ? b.mergeKey : nil
+        return queue.enqueue(.shared(b), mergeKey: key, bytes: Outgoing.charge(lineBytes: b.bytes.readableBytes)) != .overflow
     }
 
     /// Writes what the socket takes without blocking; the rest waits for writability.
@@ -135,7 +153,7 @@ final class ClientConnection {
     func publish(_ messages: [Broadcast]) -> Bool {
         if sendAtOnce(messages) { return true }
         for m in messages where wants(m) {
-            guard enqueue(.shared(m)) else { return false }
+            guard enqueue(m) else { return false }
         }
         pump()
         return true
@@ -152,12 +170,14 @@ final class ClientConnection {
         guard let descriptor, handedToNIO == 0, queue.isEmpty, channel.isActive else { return false }
         var count = 0
         var size = 0
+        var charged = 0
         var lone: ByteBuffer?
         batch.clear()
         for m in messages where wants(m) {
             count += 1
             size += m.bytes.readableBytes
-            guard !queue.merges(holding: count, bytes: size), size <= ClientConnection.batchBytes else {
+            charged += Outgoing.charge(lineBytes: m.bytes.readableBytes)
+            guard !queue.merges(holding: count, bytes: charged), size <= ClientConnection.batchBytes else {
                 batch.clear()
                 return false
             }
@@ -187,8 +207,8 @@ final class ClientConnection {
     static let batchCapacity = 1 << 10
 
     /// Hands the channel what is queued as one write per batch (one trip through the pipeline,
-    /// one buffer for `writev`) and flushes once. A lone stream message goes as the bytes every
-    /// client shares; several are copied into the client's batch buffer, once.
+    /// one buffer for `writev`) and flushes once. A lone message goes as its own bytes (a stream
+    /// message's, those every client shares); several are copied into the client's batch buffer, once.
     private func write(all: Bool) {
         guard channel.isActive else { return }
         if let descriptor, handedToNIO == 0, !all {
@@ -234,10 +254,11 @@ final class ClientConnection {
         return false
     }
 
-    /// What to write next, from `first` on: a lone stream message as the bytes every client
-    /// shares, or `first` and the messages after it copied into `batch`, up to `batchBytes`.
+    /// What to write next, from `first` on: a lone message as its own bytes (a stream message's
+    /// shared by every client), or `first` and the messages after it copied into `batch`, up to
+    /// `batchBytes`.
     private func bytes(startingWith first: ClientQueue<Outgoing>.Entry) -> ByteBuffer {
-        if queue.isEmpty, first.merged == 0, case .broadcast(_, let shared) = first.message { return shared }
+        if queue.isEmpty, first.merged == 0 { return first.message.bytes }
         batch.clear()
         append(first)
         while batch.readableBytes < ClientConnection.batchBytes, let next = queue.dequeue() {
@@ -273,17 +294,11 @@ final class ClientConnection {
 
     /// Appends a dequeued message's bytes to `batch`.
     private func append(_ entry: ClientQueue<Outgoing>.Entry) {
-        switch entry.message {
-        case .line(let line):
-            batch.writeString(line)
-            batch.writeInteger(UInt8(ascii: "\n"))
-        case .broadcast(let b, let shared):
-            // Only a message with a `mergedOffset` has a merge key (`Broadcast.mergeKey`).
-            if entry.merged > 0, let offset = b.mergedOffset {
-                Outgoing.appendMerged(shared, at: offset, count: entry.merged, to: &batch)
-            } else {
-                batch.writeImmutableBuffer(shared)
-            }
+        // Only a message with a `mergedOffset` has a merge key (`Broadcast.mergeKey`).
+        if entry.merged > 0, entry.message.mergedOffset >= 0 {
+            Outgoing.appendMerged(entry.message.bytes, at: Int(entry.message.mergedOffset), count: entry.merged, to: &batch)
+        } else {
+            batch.writeImmutableBuffer(entry.message.bytes)
         }
     }
 

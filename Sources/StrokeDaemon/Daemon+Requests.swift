@@ -94,7 +94,7 @@ extension Daemon {
         var ok = client.enqueue(.line(reply.finish()))
         if let resumed {
             // Every one is sent as it was (never merged): `resume` bounds how many there are.
-            for m in resumed where ok && client.wants(m) { ok = client.enqueue(.shared(m), mergeable: false) }
+            for m in resumed where ok && client.wants(m) { ok = client.enqueue(m, mergeable: false) }
         } else if ok {
             var w = JSONWriter()
             w.field("type", "snapshot")

@@ -83,6 +83,8 @@ public final class Daemon: Sendable {
     private let _batch: NIOLoopBoundBox<[Broadcast]>
     /// `publish`'s shared lines, kept to reuse the array's storage.
     private let _state: LoopBound<State>
+    /// Queue memory let go of, for `queueReleased` (`Daemon+Memory.swift`).
+    let _memory: LoopBound<MemoryState>
 
     public struct Settings: Sendable {
         public var historyLimit = 256
@@ -114,6 +116,7 @@ public final class Daemon: Sendable {
         _clients = .makeBoxSendingValue([:], eventLoop: loop)
         _batch = .makeBoxSendingValue([], eventLoop: loop)
         _state = LoopBound(State(), loop: loop)
+        _memory = LoopBound(MemoryState(), loop: loop)
     }
 
     /// Applies what a configuration reload (SIGHUP) may change while running: queue limits (for
@@ -311,6 +314,7 @@ public final class Daemon: Sendable {
 
     func clientGone(_ client: ClientConnection) {
         if clients.removeValue(forKey: client.id) != nil {
+            queueReleased(client.queue.bytes)
             updateGestureSubscribers()
             client.logger.info("client disconnected", metadata: ["sent": "\(client.sent)"])
         }
@@ -334,6 +338,7 @@ public final class Daemon: Sendable {
         client.closing = true
         clients.removeValue(forKey: client.id)
         updateGestureSubscribers()
+        queueReleased(client.queue.bytes)
         if !drain { client.queue.removeAll() }
         var w = JSONWriter()
         w.field("type", "goodbye")

@@ -1,0 +1,74 @@
+import NIOCore
+import Testing
+
+@testable import StrokeDaemon
+
+/// What a client that falls behind holds is what its limits charge it (docs/protocol.md, "Slow
+/// clients"): each queued message's line and the queue's record of it.
+@Suite(.serialized) struct QueueMemoryTests {
+    /// A queued message's record is a line's bytes and where `merged` goes, with the queue's own
+    /// fields: a shared line is a reference, not a copy of the stream message (136 bytes a message
+    /// when it was one).
+    @Test func aQueuedMessagesRecordIsSmall() {
+        #expect(Outgoing.recordBytes <= 64)
+        #expect(Outgoing.charge(lineBytes: 200) == 200 + Outgoing.recordBytes)
+    }
+
+    /// A subscriber that reads nothing: the bytes its queue is charged (what `stats` reports and
+    /// the limits judge) are its lines' bytes plus one record per message held.
+    @Test func aStalledClientIsChargedItsLinesAndTheirRecords() async throws {
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(
+            mergeAfter: 100_000, disconnectAfter: 200_000, disconnectAfterBytes: 1 << 30, totalBytes: 1 << 30)
+        let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings, looping: true)
+        let stalled = try d.connect()
+        _ = try stalled.subscribe()
+        try await d.advance(6000)  // far more than the socket buffers hold
+        let (count, charged, lines, reported) = try await d.onLoop { daemon in
+            var queue = daemon.clients.values.first!.queue
+            let (count, charged) = (queue.count, queue.bytes)
+            var lines = 0
+            while let e = queue.dequeue() { lines += e.message.bytes.readableBytes }
+            return (count, charged, lines, daemon.stats.queuedBytes)
+        }
+        #expect(count > 1000)
+        #expect(charged == lines + count * Outgoing.recordBytes)
+        #expect(reported == charged)
+        try await d.stop()
+    }
+
+    /// Queues dropped (clients cut for falling behind) give their memory back to the system: one
+    /// trim for the burst, after the connections are closed; nothing is scheduled for a daemon
+    /// whose clients let go of nothing (it stays idle: 0 wake-ups).
+    @Test func droppedQueuesAreGivenBackOnceForABurst() async throws {
+        var settings = Daemon.Settings()
+        // Cut at 4000 messages held (about 1.3 MB each: past `trimAfterBytes` on its own).
+        settings.queue = QueueLimits(mergeAfter: 4000, disconnectAfter: 4000, disconnectAfterBytes: 1 << 30, totalBytes: 1 << 30)
+        settings.closeGrace = .milliseconds(100)
+        let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings, looping: true)
+        let reader = try d.connect()
+        _ = try reader.subscribe()
+        try await d.advance(200)
+        _ = try reader.drain(quiet: 0.2)
+        #expect(try await d.onLoop { $0.memoryTrims } == 0)
+
+        let stalled = try (0..<3).map { _ in try d.connect() }
+        for c in stalled { _ = try c.subscribe() }
+        var cut = 0
+        for _ in 0..<40 where cut < 3 {
+            try await d.advance(500)
+            _ = try reader.drain(quiet: 0.05)
+            cut = Int(try await d.onLoop { $0.stats.slowClientsDisconnected })
+        }
+        #expect(cut == 3)
+        var trims: UInt64 = 0
+        for _ in 0..<100 where trims == 0 {
+            try await Task.sleep(for: .milliseconds(50))
+            trims = try await d.onLoop { $0.memoryTrims }
+        }
+        #expect(trims == 1)
+        try await Task.sleep(for: .milliseconds(1500))  // nothing more was let go of: no second trim
+        #expect(try await d.onLoop { $0.memoryTrims } == 1)
+        try await d.stop()
+    }
+}
