@@ -12,9 +12,10 @@ extension Daemon {
     /// `closeGrace` and a second: by then the connections disconnected meanwhile are closed and
     /// NIO has let go of their unwritten bytes too, and a burst of disconnects costs one trim.
     /// Without it a daemon that served a flood of clients that never read kept the flood's
-    /// resident size (250 MB) after every one of them had gone.
+    /// resident size (250 MB) after every one of them had gone. Nothing at shutdown (every
+    /// client's queue goes then, and so does the process).
     func queueReleased(_ bytes: Int) {
-        guard bytes > 0 else { return }
+        guard bytes > 0, !stopping else { return }
         _memory.value.released += bytes
         guard _memory.value.released >= Daemon.trimAfterBytes, !_memory.value.trimPending else { return }
         _memory.value.trimPending = true

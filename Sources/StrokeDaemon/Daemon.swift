@@ -80,8 +80,8 @@ public final class Daemon: Sendable {
     private let _settings: NIOLoopBoundBox<Settings>
     private let _hub: LoopBound<Hub>
     private let _clients: NIOLoopBoundBox<[UInt64: ClientConnection]>
-    private let _batch: NIOLoopBoundBox<[Broadcast]>
     /// `publish`'s shared lines, kept to reuse the array's storage.
+    private let _batch: NIOLoopBoundBox<[Broadcast]>
     private let _state: LoopBound<State>
     /// Queue memory let go of, for `queueReleased` (`Daemon+Memory.swift`).
     let _memory: LoopBound<MemoryState>
