@@ -108,6 +108,13 @@ final class ClientConnection {
     /// socket to drain, until NIO has written it all; then direct writes resume (the order of the
     /// bytes is kept: nothing is sent directly while NIO holds any).
     private var handedToNIO = 0
+    /// The most its queue has held (charged bytes) since it was last empty.
+    private var heldPeak = 0
+    /// Called with that peak when the queue drains after holding at least `drainReportBytes`
+    /// (a client that fell behind caught up): the daemon gives the memory back
+    /// (`Daemon.queueReleased`), as for a queue dropped.
+    var drained: ((Int) -> Void)?
+    static let drainReportBytes = 256 << 10
     /// Batches (or lone messages) sent straight to the socket, and handed to NIO, so far.
     private(set) var sentDirectly: UInt64 = 0
     private(set) var sentThroughNIO: UInt64 = 0
@@ -133,7 +140,7 @@ final class ClientConnection {
     /// Queues a line of the client's own (a reply, an error, a snapshot), never merged; false when
     /// the client has fallen too far behind and must go.
     func enqueue(_ message: Outgoing) -> Bool {
-        queue.enqueue(message, mergeKey: nil, bytes: Outgoing.charge(lineBytes: message.bytes.readableBytes)) != .overflow
+        held(queue.enqueue(message, mergeKey: nil, bytes: Outgoing.charge(lineBytes: message.bytes.readableBytes)))
     }
 
     /// Queues a stream message; false when the client has fallen too far behind and must go. One
@@ -141,7 +148,13 @@ final class ClientConnection {
     func enqueue(_ b: Broadcast, mergeable: Bool = true) -> Bool {
         if let finished = b.finishedKey { queue.finished(finished) }
         let key = mergeable ? b.mergeKey : nil
-        return queue.enqueue(.shared(b), mergeKey: key, bytes: Outgoing.charge(lineBytes: b.bytes.readableBytes)) != .overflow
+        return held(queue.enqueue(.shared(b), mergeKey: key, bytes: Outgoing.charge(lineBytes: b.bytes.readableBytes)))
+    }
+
+    /// Whether an enqueue kept the client (not `overflow`), noting what the queue holds now.
+    private func held(_ result: ClientQueue<Outgoing>.EnqueueResult) -> Bool {
+        if queue.bytes > heldPeak { heldPeak = queue.bytes }
+        return result != .overflow
     }
 
     /// Writes what the socket takes without blocking; the rest waits for writability.
@@ -288,6 +301,10 @@ final class ClientConnection {
     private func finishWrite(wrote: Bool) {
         if batch.capacity > ClientConnection.batchBytes {
             batch = channel.allocator.buffer(capacity: ClientConnection.batchCapacity)
+        }
+        if heldPeak > 0, queue.isEmpty {
+            if heldPeak >= ClientConnection.drainReportBytes { drained?(heldPeak) }
+            heldPeak = 0
         }
         noteProgress(wrote: wrote)
     }

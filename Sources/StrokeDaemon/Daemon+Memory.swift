@@ -7,7 +7,8 @@ extension Daemon {
     /// Queued bytes let go of (`queueReleased`) from which a trim is scheduled.
     static let trimAfterBytes = 1 << 20
 
-    /// A client's queue let go of `bytes` (it was dropped, or the client is gone). Once that adds
+    /// A client's queue let go of `bytes` (it was dropped, the client is gone, or it caught up
+    /// after holding at least `ClientConnection.drainReportBytes`). Once that adds
     /// up to `trimAfterBytes`, the heap's free pages go back to the system (`Memory.trim`) after
     /// `closeGrace` and a second: by then the connections disconnected meanwhile are closed and
     /// NIO has let go of their unwritten bytes too, and a burst of disconnects costs one trim.

@@ -281,6 +281,7 @@ public final class Daemon: Sendable {
             return nil
         }
         clients[client.id] = client
+        client.drained = { [weak self] bytes in self?.queueReleased(bytes) }
         if writesDirectly { client.descriptor = DirectSocket.descriptor(of: channel) }
         _ = client.enqueue(.line(helloLine()))
         client.pump()

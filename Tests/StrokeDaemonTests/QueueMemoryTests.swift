@@ -71,4 +71,30 @@ import Testing
         #expect(try await d.onLoop { $0.memoryTrims } == 1)
         try await d.stop()
     }
+
+    /// A client that fell behind and caught up: its queue drained, not dropped, and its memory is
+    /// given back the same way.
+    @Test func aQueueThatDrainsIsGivenBackToo() async throws {
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(
+            mergeAfter: 100_000, disconnectAfter: 200_000, disconnectAfterBytes: 1 << 30, totalBytes: 1 << 30)
+        settings.closeGrace = .milliseconds(100)
+        let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings, looping: true)
+        let behind = try d.connect()
+        _ = try behind.subscribe()
+        try await d.advance(6000)
+        let held = try await d.onLoop { $0.stats.queuedBytes }
+        #expect(held > 2 << 20)
+        #expect(try await d.onLoop { $0.memoryTrims } == 0)
+        _ = try behind.drain(quiet: 1)  // catches up: everything read
+        #expect(try await d.onLoop { $0.stats.queuedBytes } == 0)
+        var trims: UInt64 = 0
+        for _ in 0..<100 where trims == 0 {
+            try await Task.sleep(for: .milliseconds(50))
+            trims = try await d.onLoop { $0.memoryTrims }
+        }
+        #expect(trims == 1)
+        #expect(try await d.onLoop { $0.stats.slowClientsDisconnected } == 0)
+        try await d.stop()
+    }
 }
