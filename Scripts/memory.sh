@@ -10,7 +10,7 @@
 #   flood    (`Scripts/memory.sh flood`, not run by default) `daemon --replay 01 --loop --speed 0`
 #            with the default queue limits and 500 subscribers that never read: VmRSS and VmHWM
 #            after 8 s of it, then 3 s and 6 s after they all closed (queue memory given back:
-#            docs/performance.md, "Memory under a flood")
+#            docs/performance.md, "Seventh round: memory under a flood")
 #
 # For each: VmRSS and VmHWM (/proc/PID/status), then RSS per mapped file (libraries and the
 # binary) and anonymous memory, from /proc/PID/smaps, largest first.
