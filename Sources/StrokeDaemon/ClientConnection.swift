@@ -108,9 +108,13 @@ final class ClientConnection {
     /// socket to drain, until NIO has written it all; then direct writes resume (the order of the
     /// bytes is kept: nothing is sent directly while NIO holds any).
     private var handedToNIO = 0
-    /// The most its queue has held (charged bytes) since it was last empty.
+    /// Bytes handed to NIO and not yet written (or dropped at close), for a client written to
+    /// directly: the rest of a write its socket did not take, up to a whole reply or snapshot.
+    private var handedBytes = 0
+    /// The most it has held (its queue's charged bytes and `handedBytes`) since it last held
+    /// nothing, or since the daemon took the figure (`takeHeldPeak`).
     private var heldPeak = 0
-    /// Called with that peak when the queue drains after holding at least `drainReportBytes`
+    /// Called with that peak when it holds nothing again after holding at least `drainReportBytes`
     /// (a client that fell behind caught up): the daemon gives the memory back
     /// (`Daemon.queueReleased`), as for a queue dropped.
     var drained: ((Int) -> Void)?
@@ -153,8 +157,20 @@ final class ClientConnection {
 
     /// Whether an enqueue kept the client (not `overflow`), noting what the queue holds now.
     private func held(_ result: ClientQueue<Outgoing>.EnqueueResult) -> Bool {
-        if queue.bytes > heldPeak { heldPeak = queue.bytes }
+        noteHeld()
         return result != .overflow
+    }
+
+    private func noteHeld() {
+        let now = queue.bytes + handedBytes
+        if now > heldPeak { heldPeak = now }
+    }
+
+    /// The most it has held since it last held nothing, for a daemon letting it go (what goes back
+    /// to the system with it: `Daemon.queueReleased`); counted once.
+    func takeHeldPeak() -> Int {
+        defer { heldPeak = 0 }
+        return max(heldPeak, queue.bytes + handedBytes)
     }
 
     /// Writes what the socket takes without blocking; the rest waits for writability.
@@ -290,9 +306,13 @@ final class ClientConnection {
             return
         }
         handedToNIO += 1
+        let size = bytes.readableBytes
+        handedBytes += size
+        noteHeld()
         let promise = channel.eventLoop.makePromise(of: Void.self)
         promise.futureResult.assumeIsolated().whenComplete { _ in
             self.handedToNIO -= 1
+            self.handedBytes -= size
             if self.handedToNIO == 0 { self.pump() }
         }
         channel.write(bytes, promise: promise)
@@ -302,7 +322,7 @@ final class ClientConnection {
         if batch.capacity > ClientConnection.batchBytes {
             batch = channel.allocator.buffer(capacity: ClientConnection.batchCapacity)
         }
-        if heldPeak > 0, queue.isEmpty {
+        if heldPeak > 0, queue.isEmpty, handedBytes == 0 {
             if heldPeak >= ClientConnection.drainReportBytes { drained?(heldPeak) }
             heldPeak = 0
         }

@@ -315,7 +315,7 @@ public final class Daemon: Sendable {
 
     func clientGone(_ client: ClientConnection) {
         if clients.removeValue(forKey: client.id) != nil {
-            queueReleased(client.queue.bytes)
+            queueReleased(client.takeHeldPeak())
             updateGestureSubscribers()
             client.logger.info("client disconnected", metadata: ["sent": "\(client.sent)"])
         }
@@ -339,7 +339,7 @@ public final class Daemon: Sendable {
         client.closing = true
         clients.removeValue(forKey: client.id)
         updateGestureSubscribers()
-        queueReleased(client.queue.bytes)
+        queueReleased(client.takeHeldPeak())
         if !drain { client.queue.removeAll() }
         var w = JSONWriter()
         w.field("type", "goodbye")

@@ -38,8 +38,9 @@ import Testing
     }
 
     /// Queues dropped (clients cut for falling behind) give their memory back to the system: one
-    /// trim for the burst, after the connections are closed; nothing is scheduled for a daemon
-    /// whose clients let go of nothing (it stays idle: 0 wake-ups).
+    /// trim for the burst (and one more for cuts closed after it), after the connections are
+    /// closed; nothing is scheduled for a daemon whose clients let go of nothing (it stays idle:
+    /// 0 wake-ups).
     @Test func droppedQueuesAreGivenBackOnceForABurst() async throws {
         var settings = Daemon.Settings()
         // Cut at 4000 messages held (about 1.3 MB each: past `trimAfterBytes` on its own).
@@ -66,9 +67,13 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
             trims = try await d.onLoop { $0.memoryTrims }
         }
-        #expect(trims == 1)
-        try await Task.sleep(for: .milliseconds(1500))  // nothing more was let go of: no second trim
-        #expect(try await d.onLoop { $0.memoryTrims } == 1)
+        // One more at most: for a cut that came after the first, whose connection was closed
+        // after that trim. Then nothing, as nothing more is let go of.
+        try await Task.sleep(for: .milliseconds(1500))
+        let afterBurst = try await d.onLoop { $0.memoryTrims }
+        #expect(afterBurst >= 1 && afterBurst <= 2)
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(try await d.onLoop { $0.memoryTrims } == afterBurst)
         try await d.stop()
     }
 
