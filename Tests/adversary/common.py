@@ -157,6 +157,25 @@ class Client:
         try: self.s.close()
         except OSError: pass
 
+def never_reading(path, request, count):
+    """`count` connections that each send `request` (a dict) and never read: the sockets."""
+    socks = []
+    for _ in range(count):
+        s = socket.socket(socket.AF_UNIX); s.connect(path)
+        s.sendall((json.dumps(request) + '\n').encode())
+        socks.append(s)
+    return socks
+
+def rss_settles(d, before, slack_kb, timeout=15):
+    """Polls the daemon's RSS every 0.5 s until it is within `slack_kb` of `before` or `timeout`
+    seconds pass: (the last RSS in kB, the seconds it took)."""
+    t0 = time.time(); now = d.rss_kb()
+    while time.time() - t0 < timeout:
+        time.sleep(0.5)
+        now = d.rss_kb()
+        if now <= before + slack_kb: break
+    return now, time.time() - t0
+
 def stats(path):
     c = Client(path)
     r = c.request({'id': 's', 'request': 'stats'})

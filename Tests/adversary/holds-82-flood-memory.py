@@ -9,23 +9,14 @@ from common import *  # noqa: F401,F403 (the helpers every script here shares)
 d = Daemon(config='maxClients: 600\nmaxClientsPerUid: 600\n', replay=REC01, loop=True, speed=0)
 time.sleep(2)
 before = d.rss_kb()
-flood = []
-for i in range(300):
-    s = socket.socket(socket.AF_UNIX); s.connect(d.sock)
-    s.sendall(b'{"id":1,"request":"subscribe"}\n')  # and never read
-    flood.append(s)
+flood = never_reading(d.sock, {'id': 1, 'request': 'subscribe'}, 300)
 time.sleep(8)
 peak = d.rss_kb()
 if not d.alive(): broken('the daemon died during the flood: %s' % d.stderr()[-1000:])
 if peak < before + 64 * 1024:
     setup_error('the flood took too little memory to judge (%d kB before, %d kB during)' % (before, peak))
 for s in flood: s.close()
-t0 = time.time(); now = peak
-while time.time() - t0 < 15:
-    time.sleep(0.5)
-    now = d.rss_kb()
-    if now <= before + 16 * 1024: break
-after = time.time() - t0
+now, after = rss_settles(d, before, 16 * 1024)
 st = stats(d.sock)
 d.stop()
 print('RSS %d kB before, %d kB during the flood, %d kB %.1f s after it; stats %r' % (before, peak, now, after, st['daemon']))

@@ -10,23 +10,14 @@ from common import *  # noqa: F401,F403 (the helpers every script here shares)
 d = Daemon(config='maxClients: 600\nmaxClientsPerUid: 600\n', replay=REC01, loop=True, speed=10)
 time.sleep(15)  # the history (256 strokes) fills
 before = d.rss_kb()
-clients = []
-for i in range(250):
-    s = socket.socket(socket.AF_UNIX); s.connect(d.sock)
-    s.sendall(b'{"id":1,"request":"history","limit":1000000}\n')  # and never read
-    clients.append(s)
+clients = never_reading(d.sock, {'id': 1, 'request': 'history', 'limit': 1000000}, 250)
 time.sleep(3)
 peak = d.rss_kb()
 if not d.alive(): broken('the daemon died: %s' % d.stderr()[-1000:])
 if peak < before + 32 * 1024:
     setup_error('the replies took too little memory to judge (%d kB before, %d kB holding them)' % (before, peak))
 for s in clients: s.close()
-t0 = time.time(); now = peak
-while time.time() - t0 < 15:
-    time.sleep(0.5)
-    now = d.rss_kb()
-    if now <= before + 12 * 1024: break
-after = time.time() - t0
+now, after = rss_settles(d, before, 12 * 1024)
 d.stop()
 print('RSS %d kB before, %d kB holding the replies, %d kB %.1f s after the clients closed' % (before, peak, now, after))
 if now > before + 12 * 1024:
