@@ -13,7 +13,7 @@ flood = never_reading(d.sock, {'id': 1, 'request': 'subscribe'}, 300)
 time.sleep(8)
 peak = d.rss_kb()
 if not d.alive(): broken('the daemon died during the flood: %s' % d.stderr()[-1000:])
-if peak < before + 64 * 1024:
+if peak < before + 32 * 1024:
     setup_error('the flood took too little memory to judge (%d kB before, %d kB during)' % (before, peak))
 for s in flood: s.close()
 now, after = rss_settles(d, before, 16 * 1024)
