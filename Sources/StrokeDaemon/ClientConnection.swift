@@ -110,13 +110,20 @@ final class ClientConnection {
     private var handedToNIO = 0
     /// Bytes handed to NIO and not yet written (or dropped at close), for a client written to
     /// directly: the rest of a write its socket did not take, up to a whole reply or snapshot.
-    private var handedBytes = 0
+    /// Kept in the queue (`outside`), which counts them against the client's limits.
+    private var handedBytes: Int {
+        get { queue.outside }
+        set { queue.outside = newValue }
+    }
+    /// What the daemon holds for the client: its queue's charged bytes and `handedBytes` (what
+    /// the limits and `stats`' `queuedBytes` count; docs/protocol.md, "Slow clients").
+    var heldBytes: Int { queue.held }
     /// The most it has held (its queue's charged bytes and `handedBytes`) since it last held
     /// nothing, or since the daemon took the figure (`takeHeldPeak`).
     private var heldPeak = 0
     /// Called with that peak when it holds nothing again after holding at least `drainReportBytes`
     /// (a client that fell behind caught up): the daemon gives the memory back
-    /// (`Daemon.queueReleased`), as for a queue dropped.
+    /// (`Daemon.clientReleased`), as for a queue dropped.
     var drained: ((Int) -> Void)?
     static let drainReportBytes = 256 << 10
     /// Batches (or lone messages) sent straight to the socket, and handed to NIO, so far.
@@ -162,15 +169,15 @@ final class ClientConnection {
     }
 
     private func noteHeld() {
-        let now = queue.bytes + handedBytes
+        let now = heldBytes
         if now > heldPeak { heldPeak = now }
     }
 
     /// The most it has held since it last held nothing, for a daemon letting it go (what goes back
-    /// to the system with it: `Daemon.queueReleased`); counted once.
+    /// to the system with it: `Daemon.clientReleased`); counted once.
     func takeHeldPeak() -> Int {
         defer { heldPeak = 0 }
-        return max(heldPeak, queue.bytes + handedBytes)
+        return max(heldPeak, heldBytes)
     }
 
     /// Writes what the socket takes without blocking; the rest waits for writability.
@@ -278,6 +285,15 @@ final class ClientConnection {
         }
         var rest = bytes
         rest.moveReaderIndex(forwardBy: taken)
+        if taken >= rest.readableBytes {
+            // The kernel has its own copy of what it took: the rest, the smaller part, goes to NIO
+            // as a copy, so the storage (a whole reply, or the batch buffer) is let go of now, not
+            // when the client has read it all. A never-reading client that asked for a 288 KB
+            // `history` page held all of it for the ~30 KB its socket did not take.
+            var copy = channel.allocator.buffer(capacity: rest.readableBytes)
+            copy.writeImmutableBuffer(rest)
+            rest = copy
+        }
         hand(rest)
         channel.flush()
         return false
@@ -306,7 +322,8 @@ final class ClientConnection {
             return
         }
         handedToNIO += 1
-        let size = bytes.readableBytes
+        // The storage NIO keeps (a reply's, a batch's, a shared line's), not only what is left to write.
+        let size = bytes.capacity
         handedBytes += size
         noteHeld()
         let promise = channel.eventLoop.makePromise(of: Void.self)

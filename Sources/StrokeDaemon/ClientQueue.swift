@@ -53,6 +53,13 @@ public struct ClientQueue<Message: Sendable>: Sendable {
     public private(set) var count = 0
     /// Bytes held by those messages.
     public private(set) var bytes = 0
+    /// Bytes held for the client beyond the queue (the rest of a write its socket did not take,
+    /// in the socket layer's hands until written), kept current by its owner: counted with
+    /// `bytes` against `byteLimit` and the merge threshold, so the limits apply to all that is
+    /// held for the client. Not changed by `removeAll`.
+    public var outside = 0
+    /// `bytes` and `outside`.
+    public var held: Int { bytes + outside }
     public private(set) var mergedTotal = 0
 
     public init(mergeThreshold: Int, disconnectThreshold: Int, byteLimit: Int = .max) {
@@ -76,7 +83,7 @@ public struct ClientQueue<Message: Sendable>: Sendable {
     /// constant, whatever was merged (what tests check memory against).
     public var slots: Int { entries.count }
 
-    private var merging: Bool { merges(holding: count, bytes: bytes) }
+    private var merging: Bool { merges(holding: count, bytes: bytes + outside) }
 
     /// Whether a queue holding `count` messages of `bytes` in all merges the next mergeable one
     /// (the threshold the queue applies to itself, for a caller that wants to know whether
@@ -95,7 +102,7 @@ public struct ClientQueue<Message: Sendable>: Sendable {
             mergedTotal += 1
             result = .merged
         }
-        if count + 1 > disconnectThreshold || bytes + size > byteLimit { return .overflow }
+        if count + 1 > disconnectThreshold || bytes + outside + size > byteLimit { return .overflow }
         if let key = mergeKey { lastByKey[key] = entries.count }
         entries.append(Entry(message: message, mergeKey: mergeKey, merged: merged, bytes: size))
         count += 1

@@ -4,18 +4,19 @@ import SystemSupport
 // Memory that clients' queues let go of goes back to the system (docs/protocol.md, "Slow clients").
 
 extension Daemon {
-    /// Queued bytes let go of (`queueReleased`) from which a trim is scheduled.
+    /// Bytes clients let go of (`clientReleased`) from which a trim is scheduled.
     static let trimAfterBytes = 1 << 20
 
-    /// A client's queue let go of `bytes` (it was dropped, the client is gone, or it caught up
-    /// after holding at least `ClientConnection.drainReportBytes`). Once that adds
+    /// A client let go of `bytes`, its queue's and what it had handed to NIO (it was dropped,
+    /// the client is gone, or it caught up after holding at least
+    /// `ClientConnection.drainReportBytes`). Once that adds
     /// up to `trimAfterBytes`, the heap's free pages go back to the system (`Memory.trim`) after
     /// `closeGrace` and a second: by then the connections disconnected meanwhile are closed and
     /// NIO has let go of their unwritten bytes too, and a burst of disconnects costs one trim.
     /// Without it a daemon that served a flood of clients that never read kept the flood's
     /// resident size (250 MB) after every one of them had gone. Nothing at shutdown (every
     /// client's queue goes then, and so does the process).
-    func queueReleased(_ bytes: Int) {
+    func clientReleased(_ bytes: Int) {
         guard bytes > 0, !stopping else { return }
         _memory.value.released += bytes
         _memory.value.lastRelease = .now()
@@ -33,14 +34,15 @@ extension Daemon {
         let start = NIODeadline.now()
         let released = _memory.value.released
         let last = _memory.value.lastRelease
-        _memory.value = MemoryState(trims: _memory.value.trims + 1)
+        _memory.value.released = 0
+        _memory.value.trimPending = false
+        _memory.value.trims += 1
         // Clients let go of less than `trimDelay` ago may not be closed yet, so their memory is
         // freed after this trim: one more follows once they are (found by an adversary: a flood
         // cut over 6 s kept 20 MB that a trim then gave back). During a sustained flood that
         // makes a trim every `trimDelay`; once it ends, one more at most.
         if let last, start - last < trimDelay {
             _memory.value.trimPending = true
-            _memory.value.lastRelease = last
             loop.scheduleTask(deadline: last + trimDelay) { [self] in trimMemory() }
         }
         let returned = Memory.trim()
@@ -52,11 +54,11 @@ extension Daemon {
             ])
     }
 
-    /// Trims so far (`queueReleased`).
+    /// Trims so far (`clientReleased`).
     var memoryTrims: UInt64 { _memory.value.trims }
 }
 
-/// What `queueReleased` counts.
+/// What `clientReleased` counts.
 struct MemoryState {
     /// Queued bytes let go of since the last trim, and when the last of them was.
     var released = 0

@@ -83,7 +83,7 @@ public final class Daemon: Sendable {
     /// `publish`'s shared lines, kept to reuse the array's storage.
     private let _batch: NIOLoopBoundBox<[Broadcast]>
     private let _state: LoopBound<State>
-    /// Queue memory let go of, for `queueReleased` (`Daemon+Memory.swift`).
+    /// Queue memory let go of, for `clientReleased` (`Daemon+Memory.swift`).
     let _memory: LoopBound<MemoryState>
 
     public struct Settings: Sendable {
@@ -204,7 +204,7 @@ public final class Daemon: Sendable {
         var total = 0
         for client in clients.values {
             guard client.subscription != nil else {
-                total += client.queue.bytes
+                total += client.heldBytes
                 continue
             }
             if client.publish(messages) {
@@ -216,7 +216,7 @@ public final class Daemon: Sendable {
                         continue
                     }
                 }
-                total += client.queue.bytes
+                total += client.heldBytes
             } else {
                 disconnectSlow(client, why: "its queue is full")
             }
@@ -229,12 +229,12 @@ public final class Daemon: Sendable {
         disconnectedSlow += 1
         client.logger.warning(
             "disconnecting a client that does not keep up: \(why)",
-            metadata: ["queued": "\(client.queue.count)", "queuedBytes": "\(client.queue.bytes)"])
+            metadata: ["queued": "\(client.queue.count)", "queuedBytes": "\(client.heldBytes)"])
         disconnect(client, reason: "slowClient")
     }
 
-    /// Bytes queued for all clients together.
-    public var queuedBytes: Int { clients.values.reduce(0) { $0 + $1.queue.bytes } }
+    /// Bytes held for all clients together (`ClientConnection.heldBytes`).
+    public var queuedBytes: Int { clients.values.reduce(0) { $0 + $1.heldBytes } }
 
     /// The global cap (`queue.totalBytes`): past it, the clients holding the most are disconnected
     /// first until the total is back under it. A client that keeps up holds next to nothing, so
@@ -242,9 +242,9 @@ public final class Daemon: Sendable {
     func enforceTotalQueuedBytes() {
         var total = queuedBytes
         guard total > settings.queue.totalBytes else { return }
-        for client in clients.values.sorted(by: { $0.queue.bytes > $1.queue.bytes }) {
+        for client in clients.values.sorted(by: { $0.heldBytes > $1.heldBytes }) {
             guard total > settings.queue.totalBytes else { break }
-            total -= client.queue.bytes
+            total -= client.heldBytes
             disconnectSlow(client, why: "all clients together hold more than queue.totalBytes")
         }
     }
@@ -281,7 +281,7 @@ public final class Daemon: Sendable {
             return nil
         }
         clients[client.id] = client
-        client.drained = { [weak self] bytes in self?.queueReleased(bytes) }
+        client.drained = { [weak self] bytes in self?.clientReleased(bytes) }
         if writesDirectly { client.descriptor = DirectSocket.descriptor(of: channel) }
         _ = client.enqueue(.line(helloLine()))
         client.pump()
@@ -315,7 +315,7 @@ public final class Daemon: Sendable {
 
     func clientGone(_ client: ClientConnection) {
         if clients.removeValue(forKey: client.id) != nil {
-            queueReleased(client.takeHeldPeak())
+            clientReleased(client.takeHeldPeak())
             updateGestureSubscribers()
             client.logger.info("client disconnected", metadata: ["sent": "\(client.sent)"])
         }
@@ -339,7 +339,7 @@ public final class Daemon: Sendable {
         client.closing = true
         clients.removeValue(forKey: client.id)
         updateGestureSubscribers()
-        queueReleased(client.takeHeldPeak())
+        clientReleased(client.takeHeldPeak())
         if !drain { client.queue.removeAll() }
         var w = JSONWriter()
         w.field("type", "goodbye")

@@ -39,6 +39,29 @@ import Testing
         #expect(drain(&q) == ["e0", "e1", "e2", "e3"])
     }
 
+    /// What is held for the client outside the queue (the rest of a write in the socket layer's
+    /// hands) counts against the byte limit and the merge threshold as queued bytes do.
+    @Test func bytesHeldOutsideTheQueueCountAgainstItsLimits() {
+        var q = ClientQueue<String>(mergeThreshold: 100, disconnectThreshold: 100, byteLimit: 1000)
+        q.outside = 600
+        #expect(q.held == 600)
+        #expect(q.enqueue("r1", mergeKey: nil, bytes: 300) == .queued)
+        #expect(q.held == 900)
+        #expect(q.enqueue("r2", mergeKey: nil, bytes: 200) == .overflow)
+        // Past a quarter of the limit with what is outside: moves merge.
+        q.outside = 0
+        _ = q.dequeue()
+        q.outside = 250
+        _ = q.enqueue("m1a", mergeKey: s1, bytes: 1)
+        #expect(q.enqueue("m1b", mergeKey: s1, bytes: 1) == .merged)
+        q.outside = 0
+        #expect(q.enqueue("m1c", mergeKey: s1, bytes: 1) == .queued)
+        // Dropping the queue leaves what is outside to its owner.
+        q.outside = 10
+        q.removeAll()
+        #expect(q.bytes == 0 && q.held == 10)
+    }
+
     @Test func aMoveAlreadySentIsNotMergedInto() {
         var q = ClientQueue<String>(mergeThreshold: 1, disconnectThreshold: 10)
         _ = q.enqueue("m1a", mergeKey: s1, bytes: 1)
