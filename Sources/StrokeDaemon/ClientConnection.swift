@@ -108,16 +108,31 @@ final class ClientConnection {
     /// socket to drain, until NIO has written it all; then direct writes resume (the order of the
     /// bytes is kept: nothing is sent directly while NIO holds any).
     private var handedToNIO = 0
-    /// Bytes handed to NIO and not yet written (or dropped at close), for a client written to
-    /// directly: the rest of a write its socket did not take, up to a whole reply or snapshot.
-    /// Kept in the queue (`outside`), which counts them against the client's limits.
+    /// Bytes handed to NIO and not yet written (or dropped at close): for a client written to
+    /// directly, the storage of the rest of a write its socket did not take (up to a whole reply
+    /// or snapshot), counted per write; for one NIO writes for (HTTP, SSE, WebSocket: framed on
+    /// the way out), what NIO's channel buffers of its writes, read when the daemon is about to
+    /// give it more or look at what it holds (`refreshHanded`). Kept in the queue (`outside`),
+    /// which counts them against the client's limits.
     private var handedBytes: Int {
         get { queue.outside }
         set { queue.outside = newValue }
     }
     /// What the daemon holds for the client: its queue's charged bytes and `handedBytes` (what
     /// the limits and `stats`' `queuedBytes` count; docs/protocol.md, "Slow clients").
-    var heldBytes: Int { queue.held }
+    var heldBytes: Int {
+        refreshHanded()
+        return queue.held
+    }
+
+    /// For a client NIO writes for, `handedBytes` from NIO's count of what its channel buffers
+    /// (it has no promise per write to count them by, and its bytes grow on the way out). NIO
+    /// writes some of them between two looks: the figure is as of the last look, at most one
+    /// frame old when limits are judged.
+    private func refreshHanded() {
+        guard descriptor == nil else { return }
+        handedBytes = (try? channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
+    }
     /// The most it has held (its queue's charged bytes and `handedBytes`) since it last held
     /// nothing, or since the daemon took the figure (`takeHeldPeak`).
     private var heldPeak = 0
@@ -151,7 +166,8 @@ final class ClientConnection {
     /// Queues a line of the client's own (a reply, an error, a snapshot), never merged; false when
     /// the client has fallen too far behind and must go.
     func enqueue(_ message: Outgoing) -> Bool {
-        held(queue.enqueue(message, mergeKey: nil, bytes: Outgoing.charge(lineBytes: message.bytes.readableBytes)))
+        refreshHanded()
+        return held(queue.enqueue(message, mergeKey: nil, bytes: Outgoing.charge(lineBytes: message.bytes.readableBytes)))
     }
 
     /// Queues a stream message; false when the client has fallen too far behind and must go. One
@@ -169,7 +185,7 @@ final class ClientConnection {
     }
 
     private func noteHeld() {
-        let now = heldBytes
+        let now = queue.held
         if now > heldPeak { heldPeak = now }
     }
 
@@ -188,6 +204,7 @@ final class ClientConnection {
     /// (`sendAtOnce`).
     func publish(_ messages: [Broadcast]) -> Bool {
         if sendAtOnce(messages) { return true }
+        refreshHanded()
         for m in messages where wants(m) {
             guard enqueue(m) else { return false }
         }
@@ -339,6 +356,7 @@ final class ClientConnection {
         if batch.capacity > ClientConnection.batchBytes {
             batch = channel.allocator.buffer(capacity: ClientConnection.batchCapacity)
         }
+        refreshHanded()
         if heldPeak > 0, queue.isEmpty, handedBytes == 0 {
             if heldPeak >= ClientConnection.drainReportBytes { drained?(heldPeak) }
             heldPeak = 0
