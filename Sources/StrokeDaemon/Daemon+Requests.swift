@@ -158,7 +158,7 @@ extension Daemon {
         while next < end {
             let s = kept[Int(next - first)]
             if wanted(s), let geometry = hub.tracker.geometry(of: s.device) {
-                let json = s.stroke.json(geometry: geometry)
+                let json = Stroke.jsonObjects([(s.stroke, geometry)], budget: strokesBudget)[0]
                 if written > 0 && out.utf8.count + json.utf8.count + 1 > settings.historyPageBytes { break }
                 if written > 0 { out.append(",") }
                 out.append(json)
@@ -172,17 +172,18 @@ extension Daemon {
     }
 
     func strokesJSON(_ strokes: [Stroke], devices: Set<UInt32>?) -> String {
-        var out = "["
-        var first = true
+        var included: [(stroke: Stroke, geometry: DeviceGeometry)] = []
         for s in strokes {
             if let devices, !devices.contains(s.device.rawValue) { continue }
             guard let geometry = hub.tracker.geometry(of: s.device) else { continue }
-            if !first { out.append(",") }
-            first = false
-            out.append(s.json(geometry: geometry))
+            included.append((s, geometry))
         }
-        return out + "]"
+        return Stroke.jsonArray(included, budget: strokesBudget)
     }
+
+    /// What the strokes of one snapshot, `live` reply or history stroke may take: half a client's
+    /// byte limit, so that it fits with room to spare (docs/protocol.md, "Stroke objects").
+    var strokesBudget: Int { settings.queue.disconnectAfterBytes / 2 }
 
     private func writeStats(for client: ClientConnection?, into w: inout JSONWriter) {
         var d = JSONWriter()

@@ -6,7 +6,10 @@ extension Stroke {
     /// ```
     /// {"stroke":7,"device":1,"slot":0,"trackingId":21,"state":"ended","points":[{"time":1,"x":415,"y":107,"nx":0.519399,"ny":0.223382},…]}
     /// ```
-    public func json(geometry: DeviceGeometry) -> String {
+    ///
+    /// With `lastPoints` smaller than its point count, only its last `lastPoints` points, after
+    /// `"pointsOmitted": n`, the number of its earlier points left out (`jsonArray(_:budget:)`).
+    public func json(geometry: DeviceGeometry, lastPoints: Int? = nil) -> String {
         var w = JSONWriter()
         w.field("stroke", id.rawValue)
         w.field("device", device.rawValue)
@@ -20,10 +23,12 @@ extension Stroke {
             w.field("reason", reason.rawValue)
         }
         StrokeEvent.writeFlags(flags, geometry: geometry, into: &w)
+        let omitted = lastPoints.map { max(0, self.points.count - max($0, 0)) } ?? 0
+        if omitted > 0 { w.field("pointsOmitted", omitted) }
         var points: [UInt8] = [UInt8(ascii: "[")]
         var pw = JSONWriter()
-        for (i, p) in self.points.enumerated() {
-            if i > 0 { points.append(UInt8(ascii: ",")) }
+        for (i, p) in self.points.enumerated().dropFirst(omitted) {
+            if i > omitted { points.append(UInt8(ascii: ",")) }
             pw.reset()
             StrokeEvent.writePoint(p, geometry: geometry, into: &pw)
             pw.close()

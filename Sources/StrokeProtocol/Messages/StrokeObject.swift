@@ -11,12 +11,16 @@ public struct StrokeObject: Codable, Sendable, Hashable {
     public var reason: StrokeMessage.CancelReason?
     /// As on `began`, when not empty.
     public var flags: [StrokeMessage.Flag]?
-    /// Every point so far, oldest first.
+    /// Its earliest points left out to keep a snapshot, `live` reply or history page within a
+    /// client's limits (a contact held for minutes); nil when every point is there.
+    public var pointsOmitted: Int?
+    /// Every point so far (but the `pointsOmitted` first), oldest first.
     public var points: [PointObject]
 
     public init(
         stroke: UInt64, device: UInt32, slot: Int32, trackingId: Int32?, state: State,
-        reason: StrokeMessage.CancelReason? = nil, flags: [StrokeMessage.Flag]? = nil, points: [PointObject]
+        reason: StrokeMessage.CancelReason? = nil, flags: [StrokeMessage.Flag]? = nil, pointsOmitted: Int? = nil,
+        points: [PointObject]
     ) {
         self.stroke = stroke
         self.device = device
@@ -25,6 +29,7 @@ public struct StrokeObject: Codable, Sendable, Hashable {
         self.state = state
         self.reason = reason
         self.flags = flags
+        self.pointsOmitted = pointsOmitted
         self.points = points
     }
 
@@ -60,6 +65,7 @@ public struct StrokeObject: Codable, Sendable, Hashable {
         state = try c.decode(State.self, forKey: "state")
         reason = try c.decodeIfPresent(StrokeMessage.CancelReason.self, forKey: "reason")
         flags = try c.decodeIfPresent([StrokeMessage.Flag].self, forKey: "flags")
+        pointsOmitted = try c.decodeIfPresent(Int.self, forKey: "pointsOmitted")
         points = try c.decode([PointObject].self, forKey: "points")
     }
 
@@ -72,6 +78,7 @@ public struct StrokeObject: Codable, Sendable, Hashable {
         try c.encode(state, forKey: "state")
         try c.encodeIfPresent(reason, forKey: "reason")
         try c.encodeIfPresent(flags, forKey: "flags")
+        try c.encodeIfPresent(pointsOmitted, forKey: "pointsOmitted")
         try c.encode(points, forKey: "points")
     }
 }

@@ -179,7 +179,8 @@ _FLAT_POINT = lambda obj, where: Point.from_wire(obj, where)  # noqa: E731
 
 @dataclass(frozen=True, kw_only=True, repr=False)
 class Stroke(_Wire):
-    """A stroke object (snapshots, ``live``, ``history``): every point so far."""
+    """A stroke object (snapshots, ``live``, ``history``): every point so far (but
+    ``points_omitted`` first ones)."""
 
     stroke: int = _key(_INT)
     device: int = _key(_INT)
@@ -188,11 +189,14 @@ class Stroke(_Wire):
     state: str = _key(_STR)  #: "inProgress" or "ended"
     points: Tuple[Point, ...] = _key(_tuple_of(_POINT))
     flags: Optional[Tuple[str, ...]] = _key(_tuple_of(_STR), optional=True)
+    #: earliest points left out to keep the message within a client's limits (a contact held
+    #: for minutes); None when every point is there
+    points_omitted: Optional[int] = _key(_INT, optional=True)
     raw: Dict[str, Any] = _raw()
 
     def to_wire(self) -> Dict[str, Any]:
         out = super().to_wire()
-        # Wire order: flags before points.
+        # Wire order: flags and pointsOmitted before points.
         points = out.pop("points")
         out["points"] = points
         return out

@@ -59,6 +59,14 @@ class CompatibilityTests(unittest.TestCase):
         self.assertIsInstance(reply, SubscribeReply)
         self.assertEqual((reply.id, reply.seq, reply.resumed, reply.reason), (4, 12, False, "gapTooOld"))
 
+    def test_a_stroke_object_says_which_points_it_left_out(self):
+        line = ('{"type":"snapshot","seq":7,"strokes":[{"stroke":3,"device":1,"slot":0,"trackingId":33,'
+                '"state":"inProgress","pointsOmitted":5995,"points":[{"time":1,"x":1,"y":2,"nx":0.5,"ny":0.25}]},'
+                '{"stroke":4,"device":1,"slot":1,"trackingId":34,"state":"inProgress","points":[]}]}')
+        message = parse_line(line)
+        self.assertEqual([s.points_omitted for s in message.strokes], [5995, None])
+        self.assertEqual(message.to_wire(), json.loads(line))
+
     def test_device_added_carries_a_device(self):
         line = ('{"type":"deviceAdded","seq":1,"device":1,"name":"n","path":"replay:f","kind":"touchscreen","slots":10,'
                 '"bustype":3,"vendor":1386,"product":1,"x":{"min":0,"max":100,"resolution":4},'
