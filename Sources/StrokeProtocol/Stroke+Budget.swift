@@ -11,49 +11,35 @@ extension Stroke {
         "[" + jsonObjects(strokes, budget: budget).joined(separator: ",") + "]"
     }
 
-    /// The stroke objects of `jsonArray(_:budget:)`, one per stroke.
+    /// The stroke objects of `jsonArray(_:budget:)`, one per stroke. Each point is encoded once.
     public static func jsonObjects(_ strokes: [(stroke: Stroke, geometry: DeviceGeometry)], budget: Int) -> [String] {
-        let whole = strokes.map { $0.stroke.json(geometry: $0.geometry) }
-        let size = whole.reduce(1) { $0 + $1.utf8.count + 1 }
-        guard size > budget, let cap = pointCap(strokes, whole: whole, budget: budget) else { return whole }
+        let encoded = strokes.map { EncodedPoints($0.stroke, geometry: $0.geometry) }
+        let whole = strokes.indices.map { i in
+            encoded[i].json(of: strokes[i].stroke, geometry: strokes[i].geometry, lastPoints: encoded[i].count)
+        }
+        guard let cap = pointCap(encoded, whole: whole, budget: budget) else { return whole }
         return strokes.indices.map { i in
-            strokes[i].stroke.points.count > cap ? strokes[i].stroke.json(geometry: strokes[i].geometry, lastPoints: cap) : whole[i]
+            encoded[i].count > cap ? encoded[i].json(of: strokes[i].stroke, geometry: strokes[i].geometry, lastPoints: cap) : whole[i]
         }
     }
 
-    /// The largest count of last points per stroke with which `strokes` fit in `budget` (1 when
+    /// The largest count of last points per stroke with which the strokes fit in `budget` (1 when
     /// none does: a stroke's latest point is always sent); nil when every point fits.
-    private static func pointCap(_ strokes: [(stroke: Stroke, geometry: DeviceGeometry)], whole: [String], budget: Int) -> Int? {
-        // Per stroke: its whole object's bytes, and the bytes its last k points take with a comma
-        // each (`tails[i][k]`), so that its object with its last k < n points takes
-        // whole - (tail[n] + 1) + `,"pointsOmitted":` and the count + tail[k] + 1 bytes.
-        var tails: [[Int]] = []
-        var pw = JSONWriter()
-        for s in strokes {
-            var tail = [0]
-            tail.reserveCapacity(s.stroke.points.count + 1)
-            for p in s.stroke.points.reversed() {
-                pw.reset()
-                StrokeEvent.writePoint(p, geometry: s.geometry, into: &pw)
-                pw.close()
-                tail.append(tail.last! + pw.withBytes { $0.count } + 1)
-            }
-            tails.append(tail)
-        }
+    private static func pointCap(_ encoded: [EncodedPoints], whole: [String], budget: Int) -> Int? {
         let omittedKey = #","pointsOmitted":"#.utf8.count
+        // A stroke's object with its last k < n points: its whole object less the points it
+        // leaves out, plus `,"pointsOmitted":` and the count.
         func size(_ cap: Int) -> Int {
-            var total = strokes.count + 1  // brackets and commas
-            for (i, tail) in tails.enumerated() {
-                let n = tail.count - 1
-                guard cap < n else {
-                    total += whole[i].utf8.count
-                    continue
+            var total = encoded.count + 1  // brackets and commas
+            for (e, w) in zip(encoded, whole) {
+                total += w.utf8.count
+                if cap < e.count {
+                    total += e.tailBytes(cap) - e.bytes.count + omittedKey + String(e.count - cap).utf8.count
                 }
-                total += whole[i].utf8.count - (tail[n] + 1) + omittedKey + String(n - cap).utf8.count + tail[cap] + 1
             }
             return total
         }
-        let most = tails.map { $0.count - 1 }.max() ?? 0
+        let most = encoded.map(\.count).max() ?? 0
         guard size(most) > budget else { return nil }
         var low = 1, high = most  // size(high) > budget
         while high - low > 1 {
