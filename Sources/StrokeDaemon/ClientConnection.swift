@@ -302,15 +302,6 @@ final class ClientConnection {
         }
         var rest = bytes
         rest.moveReaderIndex(forwardBy: taken)
-        if taken >= rest.readableBytes {
-            // The kernel has its own copy of what it took: the rest, the smaller part, goes to NIO
-            // as a copy, so the storage (a whole reply, or the batch buffer) is let go of now, not
-            // when the client has read it all. A never-reading client that asked for a 288 KB
-            // `history` page held all of it for the ~30 KB its socket did not take.
-            var copy = channel.allocator.buffer(capacity: rest.readableBytes)
-            copy.writeImmutableBuffer(rest)
-            rest = copy
-        }
         hand(rest)
         channel.flush()
         return false
@@ -334,6 +325,19 @@ final class ClientConnection {
     /// `handedToNIO` until NIO is done with it, and direct writes resume once it has none.
     private func hand(_ bytes: ByteBuffer) {
         sentThroughNIO += 1
+        var bytes = bytes
+        if bytes.capacity > 2 * bytes.readableBytes {
+            // NIO keeps what it is handed until it is written, and takes writes up to its
+            // high-water mark in bytes, not buffers: a write that fills less than half its buffer
+            // goes as a copy of its own size. The rest of a reply the socket did not take kept the
+            // whole reply (a never-reading client that asked for a 288 KB `history` page held all
+            // of it for ~30 KB); a frame's few lines in the batch buffer kept all of it, 32 KiB
+            // for 1-2 KiB, forty times over for a client that keeps up through NIO (1.5 MB,
+            // counted in its queued bytes, and its moves merged for it: found by an adversary).
+            var copy = channel.allocator.buffer(capacity: bytes.readableBytes)
+            copy.writeImmutableBuffer(bytes)
+            bytes = copy
+        }
         guard descriptor != nil else {
             channel.write(bytes, promise: nil)
             return
