@@ -114,6 +114,12 @@ public final class HTTPServer: Sendable {
                     try pipeline.addHandler(ClientHandler(daemon: daemon, readsCredentials: false))
                 }
             })
+        // First, at the socket: no more of the client's bytes are read while what the daemon
+        // writes to it is past NIO's high-water mark. Without it one connection that pipelined
+        // 1000 `GET /history` and read nothing took the daemon from 26 to 270 MB (an adversary's
+        // finding); now the client's requests wait in the kernel. A WebSocket client's requests
+        // wait the same way while it does not read its stream.
+        try channel.pipeline.syncOperations.addHandler(BackPressureHandler())
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
         try channel.pipeline.syncOperations.addHandler(router, name: routerName)
