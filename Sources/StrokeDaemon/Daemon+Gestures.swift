@@ -22,11 +22,13 @@ extension Daemon {
     /// is armed while no finger is down, so an idle daemon still never wakes up. Per frame this is
     /// two dictionary reads.
     func armGestureTimer(_ device: DeviceID) {
-        let deadline = hub.gestureDeadline(of: device)
+        // In place: read through `hub`, the hub was copied out of its box for the call, every
+        // reference in it retained and released, once a frame.
+        let (deadline, lastTime) = withHub { ($0.gestureDeadline(of: device), $0.lastTime(of: device)) }
         let armed = gestureTimers[device]
         if armed?.deadline == deadline { return }
         armed?.task.cancel()
-        guard let deadline, let last = hub.lastTime(of: device) else {
+        guard let deadline, let last = lastTime else {
             gestureTimers[device] = nil
             return
         }

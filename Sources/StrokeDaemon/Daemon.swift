@@ -27,6 +27,9 @@ public final class Daemon: Sendable {
         _read { yield _hub.value }
         _modify { yield &_hub.value }
     }
+    /// `body` with the hub in place, for reads that call into it on the per-frame path: a read
+    /// through `hub` that calls a method of it may copy the whole hub out of its box first.
+    func withHub<R>(_ body: (inout Hub) -> R) -> R { body(&_hub.value) }
     var clients: [UInt64: ClientConnection] {
         get { _clients.value }
         _modify { yield &_clients.value }

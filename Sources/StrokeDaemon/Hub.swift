@@ -16,7 +16,7 @@ public struct Hub: Sendable {
     }
 
     public private(set) var tracker: StrokeTracker
-    private var devices: [DeviceID: Device] = [:]
+    private var devices = DeviceTable<Device>()
     private var nextDevice: UInt32 = 1
     /// Device group keys and the tracker's numbers for them.
     private var groupNumbers: [String: UInt32] = [:]
@@ -53,9 +53,9 @@ public struct Hub: Sendable {
         recent = BoundedHistory(capacity: resumeLimit)
     }
 
-    public var deviceInfos: [DeviceInfo] { devices.values.map(\.info).sorted { $0.id < $1.id } }
+    public var deviceInfos: [DeviceInfo] { devices.all.map(\.info).sorted { $0.id < $1.id } }
 
-    public func device(_ id: DeviceID) -> DeviceInfo? { devices[id]?.info }
+    public func device(_ id: DeviceID) -> DeviceInfo? { devices.index(of: id).map { devices[$0].info } }
 
     /// Adds a device; its id is never reused. Contacts already down are adopted with `seed`.
     /// Devices with the same `group` key (`DeviceGroup`) are one hardware: a pen of the group in
@@ -71,7 +71,7 @@ public struct Hub: Sendable {
         let pipeline = try DevicePipeline(id: id, description: description, geometry: geometry, tracker: &tracker)
         nextDevice += 1
         let info = DeviceInfo(id: id, path: path, description: description, geometry: geometry)
-        devices[id] = Device(info: info, pipeline: pipeline)
+        devices[id: id] = Device(info: info, pipeline: pipeline)
         gestures.add(id, geometry: geometry, kind: description.kind, configuration: gestureConfiguration)
         if let group {
             let number = groupNumbers[group] ?? UInt32(groupNumbers.count + 1)
@@ -87,9 +87,8 @@ public struct Hub: Sendable {
 
     /// Replaces a device's calibration; points from now on use it.
     public mutating func setCalibration(_ device: DeviceID, _ calibration: Calibration) {
-        guard var d = devices[device] else { return }
-        d.info.geometry.calibration = calibration
-        devices[device] = d
+        guard let i = devices.index(of: device) else { return }
+        devices[i].info.geometry.calibration = calibration
         tracker.setCalibration(calibration, of: device)
     }
 
@@ -110,13 +109,13 @@ public struct Hub: Sendable {
 
     /// Cancels the device's strokes (`deviceRemoved`) and forgets it.
     public mutating func removeDevice(_ device: DeviceID, time: Timestamp?, into out: inout [Broadcast]) {
-        guard devices[device] != nil else { return }
+        guard let i = devices.index(of: device) else { return }
         strokeEvents.removeAll(keepingCapacity: true)
-        devices[device]!.pipeline.cancelAll(reason: .deviceRemoved, time: time, tracker: &tracker, into: &strokeEvents)
-        publish(strokeEvents, device: device, into: &out)
-        recogniseGestures(device: device, into: &out)
+        devices[i].pipeline.cancelAll(reason: .deviceRemoved, time: time, tracker: &tracker, into: &strokeEvents)
+        publish(strokeEvents, device: device, at: i, into: &out)
+        recogniseGestures(device: device, at: i, into: &out)
         gestures.remove(device)
-        devices[device] = nil
+        devices[id: device] = nil
         var w = JSONWriter()
         w.field("type", "deviceRemoved")
         w.field("seq", seq + 1)
@@ -127,20 +126,21 @@ public struct Hub: Sendable {
     /// Starts `device` over as when it was added (`DevicePipeline.restart`): a looped replay's
     /// next round. Its strokes in progress are cancelled (`replayRestarted`).
     public mutating func restartDevice(_ device: DeviceID, into out: inout [Broadcast]) {
-        guard devices[device] != nil else { return }
+        guard let i = devices.index(of: device) else { return }
         strokeEvents.removeAll(keepingCapacity: true)
-        devices[device]!.pipeline.restart(reason: .replayRestarted, time: nil, tracker: &tracker, into: &strokeEvents)
-        publish(strokeEvents, device: device, into: &out)
-        recogniseGestures(device: device, into: &out)
+        devices[i].pipeline.restart(reason: .replayRestarted, time: nil, tracker: &tracker, into: &strokeEvents)
+        publish(strokeEvents, device: device, at: i, into: &out)
+        recogniseGestures(device: device, at: i, into: &out)
     }
 
     /// Cancels every stroke in progress with `reason` (the daemon stops).
     public mutating func cancelAll(reason: CancelReason, time: Timestamp?, into out: inout [Broadcast]) {
-        for id in devices.keys.sorted() {
+        for id in devices.devices.sorted() {
+            let i = devices.index(of: id)!
             strokeEvents.removeAll(keepingCapacity: true)
-            devices[id]!.pipeline.cancelAll(reason: reason, time: time, tracker: &tracker, into: &strokeEvents)
-            publish(strokeEvents, device: id, into: &out)
-            recogniseGestures(device: id, into: &out)
+            devices[i].pipeline.cancelAll(reason: reason, time: time, tracker: &tracker, into: &strokeEvents)
+            publish(strokeEvents, device: id, at: i, into: &out)
+            recogniseGestures(device: id, at: i, into: &out)
         }
     }
 
@@ -150,14 +150,14 @@ public struct Hub: Sendable {
 
     /// Time passed on `device` with no frame (the daemon's timer): fires a hold that is due.
     public mutating func advanceGestures(device: DeviceID, to time: Timestamp, into out: inout [Broadcast]) {
-        guard devices[device] != nil else { return }
+        guard devices.contains(device) else { return }
         gestureSteps.removeAll(keepingCapacity: true)
         gestures.advance(device, to: time, into: &gestureSteps)
         publish(gestureSteps, device: device, into: &out)
     }
 
     /// The time of `device`'s last frame, drop marker or state report.
-    public func lastTime(of device: DeviceID) -> Timestamp? { devices[device]?.pipeline.lastTime }
+    public func lastTime(of device: DeviceID) -> Timestamp? { devices.index(of: device).map { devices[$0].pipeline.lastTime } }
 
     /// The messages after `after`, when the buffer still holds all of them; nil when the gap is
     /// too old (or `after` is not a sequence number of this instance).
@@ -169,7 +169,7 @@ public struct Hub: Sendable {
     }
 
     /// The decoder's counters for `device` (`stats`), nil for a device not (or no longer) added.
-    public func diagnostics(of device: DeviceID) -> DecoderDiagnostics? { devices[device]?.pipeline.diagnostics }
+    public func diagnostics(of device: DeviceID) -> DecoderDiagnostics? { devices.index(of: device).map { devices[$0].pipeline.diagnostics } }
 
     /// Forgets the reports (once logged).
     public mutating func clearReports() { reports.removeAll(keepingCapacity: true) }
@@ -186,20 +186,20 @@ public struct Hub: Sendable {
         _ device: DeviceID, counting: Bool, into out: inout [Broadcast],
         _ decode: (inout DevicePipeline, inout StrokeTracker, inout [StrokeEvent]) -> Bool
     ) {
-        guard devices[device] != nil else { return }
+        guard let i = devices.index(of: device) else { return }
         if counting { framesProcessed += 1 }
         strokeEvents.removeAll(keepingCapacity: true)
-        let reported = decode(&devices[device]!.pipeline, &tracker, &strokeEvents)
-        publish(strokeEvents, device: device, into: &out)
-        recogniseGestures(device: device, into: &out)
-        if reported { collectReports(device) }
+        let reported = decode(&devices[i].pipeline, &tracker, &strokeEvents)
+        publish(strokeEvents, device: device, at: i, into: &out)
+        recogniseGestures(device: device, at: i, into: &out)
+        if reported { collectReports(device, at: i) }
     }
 
     /// Feeds the stroke events just published to the gesture recognisers, publishing their steps
     /// after them.
-    private mutating func recogniseGestures(device: DeviceID, into out: inout [Broadcast]) {
+    private mutating func recogniseGestures(device: DeviceID, at i: Int, into out: inout [Broadcast]) {
         gestureSteps.removeAll(keepingCapacity: true)
-        gestures.process(strokeEvents, device: device, time: devices[device]!.pipeline.lastTime, into: &gestureSteps)
+        gestures.process(strokeEvents, device: device, time: devices[i].pipeline.lastTime, into: &gestureSteps)
         publish(gestureSteps, device: device, into: &out)
     }
 
@@ -213,15 +213,15 @@ public struct Hub: Sendable {
         }
     }
 
-    private mutating func collectReports(_ device: DeviceID) {
-        for r in devices[device]!.pipeline.reports where reports.count < Hub.reportLimit { reports.append((device, r)) }
+    private mutating func collectReports(_ device: DeviceID, at i: Int) {
+        for r in devices[i].pipeline.reports where reports.count < Hub.reportLimit { reports.append((device, r)) }
     }
 
     /// Numbers and encodes the stroke events of `device`. Their lines share one buffer (one
     /// allocation per frame, not one per message); each message holds its line's slice.
-    private mutating func publish(_ events: [StrokeEvent], device: DeviceID, into out: inout [Broadcast]) {
+    private mutating func publish(_ events: [StrokeEvent], device: DeviceID, at i: Int, into out: inout [Broadcast]) {
         guard !events.isEmpty else { return }
-        let geometry = devices[device]!.info.geometry
+        let geometry = devices[i].info.geometry
         var buffer = ByteBufferAllocator().buffer(capacity: events.count * Hub.lineEstimate)
         lines.removeAll(keepingCapacity: true)
         var numbered = seq

@@ -32,7 +32,7 @@ public final class ReplaySource: @unchecked Sendable {
     private var firstTime: Int64 = 0
     /// The latest time in the recording (not always the last step's: times may go backwards).
     private var latestTime: Int64 = 0
-    private var scheduled: Scheduled<Void>?
+    private var scheduled: NIOScheduledCallback?
     public private(set) var rounds = 0
     private let path: String
     private let recording: Recording
@@ -196,8 +196,16 @@ public final class ReplaySource: @unchecked Sendable {
         if speed == 0 {
             runFlatOut()
         } else {
-            scheduled = daemon.loop.scheduleTask(deadline: deadline(index)) { [self] in runDue() }
+            // A callback, not a task: `scheduleTask` made a promise and its future per frame
+            // (an allocation and generic-metadata lookups on the loop, at every frame's wake-up).
+            scheduled = try? daemon.loop.scheduleCallback(at: deadline(index), handler: Due(source: self))
         }
+    }
+
+    /// What the loop calls back when the next step is due.
+    private struct Due: NIOScheduledCallbackHandler, Sendable {
+        let source: ReplaySource
+        func handleScheduledCallback(eventLoop: some EventLoop) { source.runDue() }
     }
 
     /// Feeds every step that is due by now, then waits for the next.
