@@ -18,8 +18,9 @@ ensure_packages() {
 }
 
 # systemd: systemd-analyze verifies the units; python3: the example client is exercised by a test;
-# librsvg2-bin (rsvg-convert) and a font: `strokes render -o picture.png`.
-ensure_packages libevdev-dev pkg-config systemd python3 librsvg2-bin fonts-dejavu-core
+# librsvg2-bin (rsvg-convert) and a font: `strokes render -o picture.png`; strace: an adversary
+# script checks the order of the daemon's syscalls (the socket's mode is set before it listens).
+ensure_packages libevdev-dev pkg-config systemd python3 librsvg2-bin fonts-dejavu-core strace
 if ! command -v swift >/dev/null; then
     [[ -x /opt/swift/usr/bin/swift ]] && export PATH="/opt/swift/usr/bin:$PATH"
 fi

@@ -90,6 +90,20 @@ public final class SocketServer: Sendable {
         // removes the file only if it is still the one bound here.
         let fd = try bindUnixSocket(address)
         let identity = FileIdentity(path: options.path)
+        // Owner and mode are set before the socket listens: a bound socket that does not listen
+        // refuses every connection, so no peer ever connects under the umask's mode.
+        do {
+            do {
+                try setPermissions(path: options.path, mode: options.mode, group: options.group)
+            } catch where !options.groupRequired {
+                logger.warning("socket group not set: \(error)")
+                try setPermissions(path: options.path, mode: options.mode, group: nil)
+            }
+        } catch {
+            try? Syscall.closeDescriptor(fd)  // never listened on: nothing to lose
+            unlinkIfSame(options.path, identity, logger: logger)
+            throw error
+        }
         let channel: Channel
         do {
             channel = try await bootstrap.withBoundSocket(fd).get()
@@ -107,18 +121,6 @@ public final class SocketServer: Sendable {
             // if it is still open (at start-up nothing else can have been given its number). The
             // raw fcntl is a probe, not a call that can fail: EBADF is the answer "closed".
             if fcntl(fd, F_GETFD) != -1 { try? Syscall.closeDescriptor(fd) }
-            unlinkIfSame(options.path, identity, logger: logger)
-            throw error
-        }
-        do {
-            do {
-                try setPermissions(path: options.path, mode: options.mode, group: options.group)
-            } catch where !options.groupRequired {
-                logger.warning("socket group not set: \(error)")
-                try setPermissions(path: options.path, mode: options.mode, group: nil)
-            }
-        } catch {
-            try? await channel.close()
             unlinkIfSame(options.path, identity, logger: logger)
             throw error
         }

@@ -10,6 +10,34 @@ mode = os.stat(d.sock).st_mode & 0o777
 print('default mode %o' % mode)
 if mode != 0o660: broken('socket mode %o, documented 0660' % mode)
 d.stop()
+# The mode must be set before the socket listens: otherwise a peer can connect in the window
+# under the umask's mode (0777 under umask 0). A race, so the syscall order is what is checked
+# (strace -f), with the daemon started under umask 0. (Found by CI: the stat above once saw 0755.)
+if not shutil.which('strace'): setup_error('strace is needed (Scripts/setup.sh installs it)')
+tdir = tempfile.mkdtemp(prefix='advperm-', dir='/tmp')
+tsock, trace = tdir + '/s.sock', tdir + '/trace'
+p = subprocess.Popen(['strace', '-f', '-qq', '-o', trace, '-e', 'trace=bind,listen,chmod,fchmodat,fchmod',
+                      BIN, 'daemon', '--socket', tsock, '--config', '/dev/null', '--replay', REC03, '--loop'],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=lambda: os.umask(0))
+t0 = time.time()
+while not os.path.exists(tsock) and time.time() - t0 < 20 and p.poll() is None: time.sleep(0.05)
+time.sleep(0.5)
+p.send_signal(signal.SIGTERM)
+try: p.wait(15)
+except subprocess.TimeoutExpired: p.kill(); p.wait()
+calls = []
+for line in open(trace):
+    m = re.match(r'\d+\s+(bind|listen|chmod|fchmodat|fchmod)\((.*)', line)
+    if m: calls.append((m.group(1), m.group(2)))
+print('syscalls:', [c[0] for c in calls])
+bound = [i for i, c in enumerate(calls) if c[0] == 'bind' and tsock in c[1]]
+if not bound: setup_error('no bind of %s in the trace: %r' % (tsock, calls[:10]))
+fd = calls[bound[0]][1].split(',')[0]
+listens = [i for i, c in enumerate(calls) if i > bound[0] and c[0] == 'listen' and c[1].split(',')[0] == fd]
+chmods = [i for i, c in enumerate(calls) if i > bound[0] and c[0] in ('chmod', 'fchmodat') and tsock in c[1] and '0660' in c[1]]
+if not listens or not chmods: setup_error('no listen or chmod after the bind: %r' % calls)
+if chmods[0] > listens[0]: broken('the socket listened before its mode was set (under umask 0 it was reachable as 0777): %r' % calls)
+shutil.rmtree(tdir, ignore_errors=True)
 d = Daemon(config='socket:\n  mode: "0666"\n  allowUids: [4321]\n  allowGids: [4242]\n', replay=REC03)
 os.chmod(d.dir, 0o755)
 def as_user(uid, gid, groups):
