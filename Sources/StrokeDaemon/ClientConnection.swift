@@ -119,8 +119,9 @@ final class ClientConnection {
         set { queue.outside = newValue }
     }
     /// What the daemon holds for the client: its queue's charged bytes and `handedBytes` (what
-    /// the limits and `stats`' `queuedBytes` count; docs/protocol.md, "Slow clients").
-    var heldBytes: Int {
+    /// the limits and `stats`' `queuedBytes` count; docs/protocol.md, "Slow clients"), NIO's
+    /// figure read first for a client NIO writes for (a method: it updates the queue's count).
+    func currentHeldBytes() -> Int {
         refreshHanded()
         return queue.held
     }
@@ -193,7 +194,7 @@ final class ClientConnection {
     /// to the system with it: `Daemon.clientReleased`); counted once.
     func takeHeldPeak() -> Int {
         defer { heldPeak = 0 }
-        return max(heldPeak, heldBytes)
+        return max(heldPeak, currentHeldBytes())
     }
 
     /// Writes what the socket takes without blocking; the rest waits for writability.

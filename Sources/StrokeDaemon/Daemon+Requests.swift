@@ -204,7 +204,7 @@ extension Daemon {
         c.field("client", client.id)
         c.field("sent", client.sent)
         c.field("queued", client.queue.count)
-        c.field("queuedBytes", client.heldBytes)
+        c.field("queuedBytes", client.currentHeldBytes())
         c.field("merged", client.queue.mergedTotal)
         c.field("subscribed", client.subscription != nil)
         w.raw("you", c.finish())

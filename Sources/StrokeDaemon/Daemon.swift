@@ -207,7 +207,7 @@ public final class Daemon: Sendable {
         var total = 0
         for client in clients.values {
             guard client.subscription != nil else {
-                total += client.heldBytes
+                total += client.currentHeldBytes()
                 continue
             }
             if client.publish(messages) {
@@ -219,7 +219,7 @@ public final class Daemon: Sendable {
                         continue
                     }
                 }
-                total += client.heldBytes
+                total += client.currentHeldBytes()
             } else {
                 disconnectSlow(client, why: "its queue is full")
             }
@@ -232,12 +232,12 @@ public final class Daemon: Sendable {
         disconnectedSlow += 1
         client.logger.warning(
             "disconnecting a client that does not keep up: \(why)",
-            metadata: ["queued": "\(client.queue.count)", "queuedBytes": "\(client.heldBytes)"])
+            metadata: ["queued": "\(client.queue.count)", "queuedBytes": "\(client.currentHeldBytes())"])
         disconnect(client, reason: "slowClient")
     }
 
-    /// Bytes held for all clients together (`ClientConnection.heldBytes`).
-    public var queuedBytes: Int { clients.values.reduce(0) { $0 + $1.heldBytes } }
+    /// Bytes held for all clients together (`ClientConnection.currentHeldBytes()`).
+    public var queuedBytes: Int { clients.values.reduce(0) { $0 + $1.currentHeldBytes() } }
 
     /// The global cap (`queue.totalBytes`): past it, the clients holding the most are disconnected
     /// first until the total is back under it. A client that keeps up holds next to nothing, so
@@ -245,9 +245,10 @@ public final class Daemon: Sendable {
     func enforceTotalQueuedBytes() {
         var total = queuedBytes
         guard total > settings.queue.totalBytes else { return }
-        for client in clients.values.sorted(by: { $0.heldBytes > $1.heldBytes }) {
+        let byHeld = clients.values.map { ($0, $0.currentHeldBytes()) }.sorted { $0.1 > $1.1 }
+        for (client, held) in byHeld {
             guard total > settings.queue.totalBytes else { break }
-            total -= client.heldBytes
+            total -= held
             disconnectSlow(client, why: "all clients together hold more than queue.totalBytes")
         }
     }

@@ -52,7 +52,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(20))
             held = try await d.onLoop { daemon in
                 let client = daemon.clients.values.first!
-                return (client.queue.bytes, client.heldBytes, daemon.stats.queuedBytes)
+                return (client.queue.bytes, client.currentHeldBytes(), daemon.stats.queuedBytes)
             }
         }
         #expect(held.all > held.queue)

@@ -18,7 +18,7 @@ import Testing
         let (queued, held, buffered, reported) = try await d.onLoop { daemon in
             let client = daemon.clients.values.first!
             let buffered = (try? client.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? -1
-            return (client.queue.bytes, client.heldBytes, buffered, daemon.stats.queuedBytes)
+            return (client.queue.bytes, client.currentHeldBytes(), buffered, daemon.stats.queuedBytes)
         }
         #expect(queued > 0)
         #expect(buffered > 0)
