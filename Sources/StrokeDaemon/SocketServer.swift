@@ -9,8 +9,9 @@ import SystemSupport
 import Glibc
 #endif
 
-/// The listening Unix socket: bound at a path (mode and group set right after bind, the file
-/// removed at stop), or the socket systemd passed (`LISTEN_FDS`, which systemd owns).
+/// The listening Unix socket: bound at a path (under `SocketLock`; mode and group set right after
+/// bind, before it listens; the file removed at stop), or the socket systemd passed (`LISTEN_FDS`,
+/// which systemd owns).
 ///
 /// As a `Service`, it serves until graceful shutdown and then ends the daemon's clients before
 /// it stops listening (see `run()`).
@@ -33,13 +34,19 @@ public final class SocketServer: Sendable {
     public let ownedPath: String?
     /// The socket file as bound, to tell at stop whether it is still ours.
     private let identity: FileIdentity?
+    /// Held from before the socket file is looked at until it is removed (`SocketLock`).
+    private let lock: SocketLock?
     private let daemon: Daemon
     private let logger: Logger
 
-    private init(channel: Channel, ownedPath: String?, identity: FileIdentity? = nil, daemon: Daemon, logger: Logger) {
+    private init(
+        channel: Channel, ownedPath: String?, identity: FileIdentity? = nil, lock: SocketLock? = nil, daemon: Daemon,
+        logger: Logger
+    ) {
         self.channel = channel
         self.ownedPath = ownedPath
         self.identity = identity
+        self.lock = lock
         self.daemon = daemon
         self.logger = logger
     }
@@ -83,6 +90,8 @@ public final class SocketServer: Sendable {
         }
         let directory = options.path.lastIndex(of: "/").map { String(options.path[..<$0]) } ?? ""
         if !directory.isEmpty { try makeDirectory(directory) }
+        // Released by `stop()`, or here when start fails (the lock goes with the last reference).
+        let lock = try SocketLock.acquire(for: options.path)
         try removeStaleSocket(at: options.path)
         // Bound here and handed to NIO as a descriptor, so that NIO never knows the path: NIO
         // unlinks the path of a socket it bound when it closes it, which would remove the socket
@@ -125,7 +134,7 @@ public final class SocketServer: Sendable {
             throw error
         }
         logger.info("listening", metadata: ["socket": "\(options.path)", "mode": "\(String(options.mode, radix: 8))"])
-        return SocketServer(channel: channel, ownedPath: options.path, identity: identity, daemon: daemon, logger: logger)
+        return SocketServer(channel: channel, ownedPath: options.path, identity: identity, lock: lock, daemon: daemon, logger: logger)
     }
 
     /// Creates the socket's directory (mode 0755) when it does not exist yet.
@@ -150,6 +159,7 @@ public final class SocketServer: Sendable {
             logger.warning("closing the listening socket: \(error)")
         }
         if let ownedPath { SocketServer.unlinkIfSame(ownedPath, identity, logger: logger) }
+        lock?.release()
     }
 
     /// One daemon per socket: a socket that accepts a connection belongs to a running daemon and

@@ -30,6 +30,51 @@ extension DaemonProcessTests {
         #expect(!FileManager.default.fileExists(atPath: first.socketPath))
     }
 
+    /// Whoever holds `PATH.lock` owns the path, even while its socket does not listen yet (as a
+    /// daemon starting does): a daemon started then exits 69 and leaves the socket file alone,
+    /// instead of judging it stale and removing it (two daemons started together both ran, one
+    /// with its socket file removed by the other).
+    @Test func aDaemonStartingOnALockedPathExitsAndLeavesItsSocketAlone() throws {
+        let directory = NSTemporaryDirectory() + "strokes-lock-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/strokes.sock"
+        // A socket bound and not listening: to a connect, the same as a stale one.
+        let bound = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(bound) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { _ = path.utf8CString.withUnsafeBytes($0.copyMemory) }
+        let boundStatus = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(bound, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(boundStatus == 0)
+        let lock = open(path + ".lock", O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
+        defer { close(lock) }
+        try #require(lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0)
+        var before = stat()
+        try #require(lstat(path, &before) == 0)
+        // Waited for with a limit: a daemon that took the path would serve on and never exit.
+        let second = Process()
+        second.executableURL = CLI.binary
+        second.arguments = ["daemon", "--socket", path, "--replay", CLI.fixture("01-wacom-dth2242-touchscreen-10finger.evemu")]
+        _ = FileManager.default.createFile(atPath: directory + "/second.log", contents: nil)
+        second.standardError = FileHandle(forWritingAtPath: directory + "/second.log")
+        second.standardOutput = FileHandle.nullDevice
+        try second.run()
+        let exited = waitForExit(second, seconds: 20)
+        let log = (try? String(contentsOfFile: directory + "/second.log", encoding: .utf8)) ?? ""
+        #expect(exited && second.terminationStatus == 69, "\(log)")
+        #expect(log.contains("\(path) is in use"), "\(log)")
+        var after = stat()
+        #expect(lstat(path, &after) == 0 && after.st_ino == before.st_ino, "the socket file was replaced")
+        // Released, the path is the next daemon's: the lock is what refused it.
+        flock(lock, LOCK_UN)
+        let third = try RunningDaemon(socket: path)
+        #expect(try ping(path), "\(third.log)")
+        #expect(third.stop() == 0)
+    }
+
     /// A socket file left by a daemon that was killed is replaced by the next one.
     @Test func aStaleSocketFileIsReplaced() throws {
         let first = try RunningDaemon(["--loop"])

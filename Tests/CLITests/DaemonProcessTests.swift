@@ -16,11 +16,11 @@ import Glibc
 
         init(
             _ extra: [String] = [], environment: [String: String] = [:],
-            recording: String = "01-wacom-dth2242-touchscreen-10finger.evemu"
+            recording: String = "01-wacom-dth2242-touchscreen-10finger.evemu", socket: String? = nil
         ) throws {
             directory = NSTemporaryDirectory() + "strokes-cli-\(UUID().uuidString.prefix(8))"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            socketPath = directory + "/strokes.sock"
+            socketPath = socket ?? directory + "/strokes.sock"
             process.executableURL = CLI.binary
             process.arguments = [
                 "daemon", "--socket", socketPath, "--replay", recording.hasPrefix("/") ? recording : CLI.fixture(recording),

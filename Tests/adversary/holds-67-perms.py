@@ -22,9 +22,16 @@ p = subprocess.Popen(['strace', '-f', '-qq', '-o', trace, '-e', 'trace=bind,list
 t0 = time.time()
 while not os.path.exists(tsock) and time.time() - t0 < 20 and p.poll() is None: time.sleep(0.05)
 time.sleep(0.5)
-p.send_signal(signal.SIGTERM)
+# The daemon itself is stopped: strace, sent SIGTERM, detaches and leaves its tracee running.
+try: kids = [int(k) for k in open('/proc/%d/task/%d/children' % (p.pid, p.pid)).read().split()]
+except OSError: kids = []
+for k in kids: os.kill(k, signal.SIGTERM)
 try: p.wait(15)
-except subprocess.TimeoutExpired: p.kill(); p.wait()
+except subprocess.TimeoutExpired:
+    for k in kids:
+        try: os.kill(k, signal.SIGKILL)
+        except OSError: pass
+    p.kill(); p.wait()
 calls = []
 for line in open(trace):
     m = re.match(r'\d+\s+(bind|listen|chmod|fchmodat|fchmod)\((.*)', line)
