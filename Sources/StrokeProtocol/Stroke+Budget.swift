@@ -11,31 +11,38 @@ extension Stroke {
         "[" + jsonObjects(strokes, budget: budget).joined(separator: ",") + "]"
     }
 
-    /// The stroke objects of `jsonArray(_:budget:)`, one per stroke. Each point is encoded once.
+    /// The stroke objects of `jsonArray(_:budget:)`, one per stroke. Each point is encoded once,
+    /// and only the last ones that could fit (`EncodedPoints`).
     public static func jsonObjects(_ strokes: [(stroke: Stroke, geometry: DeviceGeometry)], budget: Int) -> [String] {
-        let encoded = strokes.map { EncodedPoints($0.stroke, geometry: $0.geometry) }
-        let whole = strokes.indices.map { i in
-            encoded[i].json(of: strokes[i].stroke, geometry: strokes[i].geometry, lastPoints: encoded[i].count)
-        }
-        guard let cap = pointCap(encoded, whole: whole, budget: budget) else { return whole }
+        let encoded = strokes.map { EncodedPoints($0.stroke, geometry: $0.geometry, byteLimit: budget) }
+        let cap = pointCap(strokes, encoded, budget: budget)
         return strokes.indices.map { i in
-            encoded[i].count > cap ? encoded[i].json(of: strokes[i].stroke, geometry: strokes[i].geometry, lastPoints: cap) : whole[i]
+            encoded[i].json(of: strokes[i].stroke, geometry: strokes[i].geometry, lastPoints: min(cap ?? .max, encoded[i].count))
         }
     }
 
     /// The largest count of last points per stroke with which the strokes fit in `budget` (1 when
-    /// none does: a stroke's latest point is always sent); nil when every point fits.
-    private static func pointCap(_ encoded: [EncodedPoints], whole: [String], budget: Int) -> Int? {
+    /// none does: a stroke's latest point is always sent); nil when every point fits. A stroke
+    /// not wholly encoded does not fit whole: its encoded points alone exceed `budget`.
+    private static func pointCap(
+        _ strokes: [(stroke: Stroke, geometry: DeviceGeometry)], _ encoded: [EncodedPoints], budget: Int
+    ) -> Int? {
         let omittedKey = #","pointsOmitted":"#.utf8.count
-        // A stroke's object with its last k < n points: its whole object less the points it
-        // leaves out, plus `,"pointsOmitted":` and the count.
+        func digits(_ n: Int) -> Int { String(n).utf8.count }
+        // Each object without its points and without `pointsOmitted`: its object with no point,
+        // less the `pointsOmitted` that has (a stroke with no point has none).
+        let header = strokes.indices.map { i in
+            let e = encoded[i]
+            let empty = e.json(of: strokes[i].stroke, geometry: strokes[i].geometry, lastPoints: 0).utf8.count
+            return empty - (e.count > 0 ? omittedKey + digits(e.count) : 0)
+        }
+        // A stroke's object with its last k < n points: the header, the points it keeps, and
+        // `,"pointsOmitted":` with the count it leaves out.
         func size(_ cap: Int) -> Int {
             var total = encoded.count + 1  // brackets and commas
-            for (e, w) in zip(encoded, whole) {
-                total += w.utf8.count
-                if cap < e.count {
-                    total += e.tailBytes(cap) - e.bytes.count + omittedKey + String(e.count - cap).utf8.count
-                }
+            for (e, h) in zip(encoded, header) {
+                total += h + e.tailBytes(min(cap, e.count))
+                if cap < e.count { total += omittedKey + digits(e.count - cap) }
             }
             return total
         }
