@@ -37,6 +37,9 @@ extension GestureRecognizer {
         var angle = 0.0
         /// Swipes measure their displacement from the centroid when the fingers were all down.
         var origin: Position
+        /// Its last step's time: a later step is never earlier (a hold fired on the daemon's timer
+        /// at its timeout, then cancelled with the time of the last frame, which came before).
+        var lastStep: Timestamp?
     }
 
     /// The state machine's one input: a frame's changes, the contacts already updated.

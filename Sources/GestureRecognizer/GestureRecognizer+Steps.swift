@@ -5,6 +5,8 @@ extension GestureRecognizer {
     /// The gesture step `g` makes now: its fingers' centroid and the values of its kind. A
     /// rotation's angle is summed frame by frame (so it goes past ±180°).
     mutating func step(of g: inout Ongoing, _ phase: Gesture.Phase, time: Timestamp) -> Gesture {
+        let time = max(time, g.lastStep ?? time)
+        g.lastStep = time
         let fingers = contacts.prefix(g.strokes.count)
         let centroid = fingers.centroid(.now)
         var out = Gesture(

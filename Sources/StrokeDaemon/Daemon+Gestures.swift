@@ -32,9 +32,11 @@ extension Daemon {
             gestureTimers[device] = nil
             return
         }
-        let ahead = max(deadline.microseconds - last.microseconds, 0)
+        let ahead = max(deadline.microseconds.subtractingReportingOverflow(last.microseconds).partialValue, 0)
         let rate = clockRates[device] ?? 1
-        let delay = TimeAmount.microseconds(rate == 1 ? ahead : Int64((Double(ahead) / rate).rounded(.up)))
+        // In `Double`, and at most 10^15 µs (31 years) away, as the replay's own deadlines: at a
+        // tiny replay speed (1e-15) the delay is past what `TimeAmount`'s nanoseconds can count.
+        let delay = TimeAmount.microseconds(Int64(min((Double(ahead) / rate).rounded(.up), 1e15)))
         let task = loop.scheduleTask(in: delay) { [self] in gestureTimerFired(device, deadline: deadline) }
         gestureTimers[device] = GestureTimer(deadline: deadline, task: task)
     }

@@ -67,6 +67,13 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
             refusals.note(.init(code: 503), "http.maxConnections reached", uri: h.uri, peer: context.remoteAddress)
             return send(context, h, .serviceUnavailable, error: error, close: true)
         }
+        if let name = HTTPRouter.repeatedAccessHeader(h) {
+            // RFC 9112 §3.2 (RFC 7230 §5.4): two `Host`s are a 400. Two `Origin`s or
+            // `Authorization`s likewise: the check would judge one and a proxy might act on the other.
+            let error = ProtocolError(.badArgument, "the request has more than one \(name) header", id: nil)
+            refusals.note(.init(code: 400), "repeated \(name)", uri: h.uri, peer: context.remoteAddress)
+            return send(context, h, .badRequest, error: error, close: true)
+        }
         guard h.method == .GET else {
             let error = ProtocolError(.unknownRequest, "only GET is served, not \(h.method.rawValue)", id: nil)
             return send(context, h, .methodNotAllowed, error: error, extra: [("allow", "GET")])
@@ -114,6 +121,12 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
             }
             startEvents(context, h, subscribe: subscribe)
         }
+    }
+
+    /// The name of a header the access checks read that the request repeats, if any.
+    static func repeatedAccessHeader(_ h: HTTPRequestHead) -> String? {
+        for name in ["Host", "Origin", "Authorization"] where h.headers[name].count > 1 { return name }
+        return nil
     }
 
     /// The token, `Host` and `Origin` checks for a request (`HTTPAccess`).

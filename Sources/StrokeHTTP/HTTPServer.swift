@@ -97,7 +97,9 @@ public final class HTTPServer: Sendable {
             maxFrameSize: maxFrameSize, automaticErrorHandling: true,
             shouldUpgrade: { channel, head in
                 let target = RequestTarget(head.uri)
-                guard !refusing, target.path == "/ws", HTTPRouter.check(access, head, target, needsToken: true) == nil else {
+                guard !refusing, target.path == "/ws", HTTPRouter.repeatedAccessHeader(head) == nil,
+                    HTTPRouter.check(access, head, target, needsToken: true) == nil
+                else {
                     return channel.eventLoop.makeSucceededFuture(nil)
                 }
                 return channel.eventLoop.makeSucceededFuture(HTTPHeaders())

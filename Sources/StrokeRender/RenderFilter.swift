@@ -20,6 +20,16 @@ extension RenderScene {
     /// The scene cut down to `filter`. A time window keeps each stroke's points inside it (a stroke
     /// with none is left out; one cut at its start is marked `clippedStart`, so it gets no began
     /// dot). Asking for strokes by id also leaves out the devices that have none of them.
+    /// The time `seconds` after `origin`, in `Double` and clamped to what a `Timestamp` holds (a
+    /// crafted recording's origin may be near its limits; NaN: the origin).
+    func time(at seconds: Double) -> Int64 {
+        guard !seconds.isNaN else { return origin }
+        let t = Double(origin) + (seconds * 1e6).rounded()
+        if t >= 9.2e18 { return .max }
+        if t <= -9.2e18 { return .min }
+        return Int64(t)
+    }
+
     public func filtered(_ filter: RenderFilter) -> RenderScene {
         var scene = self
         if !filter.devices.isEmpty {
@@ -33,8 +43,8 @@ extension RenderScene {
             scene.devices.removeAll { !kept.contains($0.id) }
         }
         if filter.from != nil || filter.to != nil {
-            let lower = filter.from.map { origin + Int64(($0 * 1e6).rounded()) } ?? .min
-            let upper = filter.to.map { origin + Int64(($0 * 1e6).rounded()) } ?? .max
+            let lower = filter.from.map { time(at: $0) } ?? .min
+            let upper = filter.to.map { time(at: $0) } ?? .max
             let window = lower...upper
             scene.strokes = scene.strokes.compactMap { stroke in
                 var s = stroke

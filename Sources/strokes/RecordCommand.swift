@@ -31,6 +31,13 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: "evemu or yaml (libinput record). Default: yaml for a .yml/.yaml output, else evemu.")
     var format: CaptureWriter.Format?
 
+    func validate() throws {
+        // At most 10^9 seconds (31 years): the deadline is counted in microseconds.
+        if let duration, !(duration > 0 && duration <= 1e9) {
+            throw ValidationError("--duration must be above 0 and at most 1000000000 seconds")
+        }
+    }
+
     private var chosenFormat: CaptureWriter.Format {
         format ?? ((output.hasSuffix(".yml") || output.hasSuffix(".yaml")) ? .yaml : .evemu)
     }

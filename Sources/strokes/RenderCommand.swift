@@ -73,10 +73,16 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         if !socket && source == nil { throw ValidationError("name a recording to draw, or --socket for a running daemon") }
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, !(value >= 0 && value <= 1e12) {
+                throw ValidationError("\(name) must be from 0 to 1e12 seconds")
+            }
+        }
         if let from, let to, from > to { throw ValidationError("--from must not be after --to") }
         guard size >= 16, size <= 100_000 else { throw ValidationError("--size must be between 16 and 100000 pixels") }
         if let lineWidth, !(lineWidth > 0 && lineWidth <= 1000) { throw ValidationError("--line-width must be above 0 (pixels)") }
-        guard follow >= 0, follow.isFinite else { throw ValidationError("--follow must be 0 or more seconds") }
+        // At most a million seconds (11.6 days): the deadline is counted in nanoseconds.
+        guard follow >= 0, follow <= 1e6 else { throw ValidationError("--follow must be from 0 to 1000000 seconds") }
         if follow > 0 && !socket { throw ValidationError("--follow needs --socket") }
     }
 

@@ -210,7 +210,10 @@ struct Pacer {
             self.origin = (time.microseconds, now)
             return
         }
-        let due = origin.wall + .microseconds(Int64(Double(time.microseconds - origin.recorded) / speed))
+        // In `Double` and at most 10^15 µs (31 years) either way, as the daemon's replay: a tiny
+        // speed, or a crafted recording's times, would not fit a `Duration`'s microseconds.
+        let ahead = (Double(time.microseconds) - Double(origin.recorded)) / speed
+        let due = origin.wall + .microseconds(Int64(min(max(ahead, -1e15), 1e15)))
         let delay = now.duration(to: due)
         guard delay > .zero else { return }
         let (seconds, attoseconds) = delay.components

@@ -64,6 +64,20 @@ import Testing
         #expect(s.at(600, .up(1, 50, 50)) == [], "nothing more of that sequence")
     }
 
+    /// A hold fired on the daemon's timer, then cancelled with the time of the last frame (a
+    /// daemon stopping: its cancels carry the device's last frame time, before the timeout): the
+    /// cancel is not earlier than the begin, and its duration not shorter (adversary 14).
+    @Test func aHoldsStepsNeverGoBackInTime() {
+        var s = Script()
+        s.at(0, .down(1, 50, 50))
+        s.at(10, .move(1, 50, 50))
+        let begin = s.advance(400)
+        #expect(begin.summary == ["hold begin"])
+        let cancel = s.at(10, .cancel(1))
+        #expect(cancel.summary == ["hold cancel"])
+        #expect(cancel.first?.time == begin.first?.time && cancel.first?.duration == begin.first?.duration)
+    }
+
     @Test func multiFingerTapsUpToTheLimit() {
         for fingers in 1...6 {
             var s = Script()

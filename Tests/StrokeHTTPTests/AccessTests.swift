@@ -71,6 +71,27 @@ import Testing
         try await d.stop()
     }
 
+    /// Two `Host`s (RFC 9112 §3.2), `Origin`s or `Authorization`s are a 400, whichever comes
+    /// first: the check read only the first, so the listener's own name first and a foreign one
+    /// after was served (adversary 13). A WebSocket upgrade is refused the same way.
+    @Test func aRepeatedAccessHeaderIsABadRequest() async throws {
+        let d = try await HTTPTestDaemon()
+        let good = "Host: 127.0.0.1:\(d.port)\r\n"
+        for (path, headers) in [
+            ("/stats", good + "Host: evil.example\r\n"), ("/stats", "Host: evil.example\r\n" + good),
+            ("/stats", good + "Origin: http://127.0.0.1:\(d.port)\r\nOrigin: http://evil.example\r\n"),
+            ("/stats", good + "Authorization: Bearer a\r\nAuthorization: Bearer b\r\n"),
+            ("/ws", good + "Host: evil.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"),
+        ] {
+            let c = try d.connect()
+            try c.send("GET \(path) HTTP/1.1\r\n" + headers + "\r\n")
+            #expect(try c.responseHead().status == 400, "\(headers)")
+        }
+        #expect(try d.get("/stats").status == 200)
+        try await d.stop()
+    }
+
     @Test func connectionsBeyondTheLimitGet503() async throws {
         let d = try await HTTPTestDaemon(http: { $0.maxConnections = 2 })
         let a = try d.connect()

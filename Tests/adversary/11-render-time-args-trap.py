@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""strokes render traps (SIGILL, Swift runtime failure) on --from/--to NaN, inf or huge values,
+and on --follow with a huge value, instead of refusing them with a usage error (exit 64), as it
+does for --from -1, --follow inf, --size nan, ...
+
+Run: python3 01-render-time-args-trap.py /path/to/strokes
+Exit 1 = BROKEN (a trap), 0 = HELD, 2 = setup error.
+"""
+import atexit, os, shutil, socket, subprocess, sys, tempfile, time
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes')
+REC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../ReplayTests/Fixtures/03-atmel-maxtouch-touchscreen-4finger-drag.evemu')
+PROCS = []
+TMP = tempfile.mkdtemp(prefix='advx-render-', dir='/tmp')
+
+def cleanup():
+    for p in PROCS:
+        if p.poll() is None:
+            p.kill()
+            try: p.wait(5)
+            except Exception: pass
+    shutil.rmtree(TMP, ignore_errors=True)
+atexit.register(cleanup)
+
+def main():
+    if not os.path.exists(BIN) or not os.path.exists(REC):
+        print('setup: binary or recording missing'); return 2
+    out = os.path.join(TMP, 'o.svg')
+    # a control: a negative value is refused cleanly with the usage status 64
+    r = subprocess.run([BIN, 'render', REC, '-o', out, '--from', '-1'], capture_output=True, text=True, timeout=60)
+    if r.returncode != 64:
+        print('setup: expected --from -1 to be a usage error (64), got', r.returncode); return 2
+    broken = []
+    for args in (['--to', 'nan'], ['--from', 'nan'], ['--to', 'inf'], ['--from', '1e300'], ['--to', '1e13']):
+        r = subprocess.run([BIN, 'render', REC, '-o', out] + args, capture_output=True, text=True, timeout=60)
+        trap = r.returncode < 0 or r.returncode == 132 or 'runtime failure' in r.stderr
+        line = next((l for l in r.stderr.splitlines() if 'runtime failure' in l), '')
+        print('render %-14s -> exit %s %s' % (' '.join(args), r.returncode, line.strip()))
+        if trap: broken.append(' '.join(args))
+    # --follow with a daemon
+    sock = os.path.join(TMP, 's.sock'); cfg = os.path.join(TMP, 'c.yaml')
+    open(cfg, 'w').write('socket:\n  path: %s\n' % sock)
+    d = subprocess.Popen([BIN, 'daemon', '--config', cfg, '--socket', sock, '--replay', REC, '--no-loop', '--speed', '0'],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    PROCS.append(d)
+    t0 = time.time()
+    while time.time() - t0 < 30:
+        try:
+            s = socket.socket(socket.AF_UNIX); s.connect(sock); s.close(); break
+        except OSError: time.sleep(0.1)
+    else:
+        print('setup: daemon did not start'); return 2
+    r = subprocess.run([BIN, 'render', '--socket', sock, '-o', out, '--follow', '1e300'], capture_output=True, text=True, timeout=60)
+    line = next((l for l in r.stderr.splitlines() if 'runtime failure' in l), '')
+    print('render --socket --follow 1e300 -> exit %s %s' % (r.returncode, line.strip()))
+    if r.returncode < 0 or r.returncode == 132 or 'runtime failure' in r.stderr:
+        broken.append('--follow 1e300')
+    if broken:
+        print('BROKEN: strokes render crashes (Swift runtime trap, SIGILL) instead of a usage error for: ' + ', '.join(broken))
+        return 1
+    print('HELD: strokes render refuses NaN/inf/huge time arguments without crashing')
+    return 0
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""strokes daemon --replay with a small positive speed (--speed 1e-15, or devices.speed: 1e-15 in
+the configuration) dies at start with a Swift runtime trap (SIGILL, exit 132), although the
+daemon's own validation accepts every speed "from 0 (as fast as possible) to 1000" and the README
+promises that an invalid configuration value stops the daemon with file:line and exit 78.
+
+Run: python3 02-daemon-tiny-speed-trap.py /path/to/strokes
+Exit 1 = BROKEN, 0 = HELD, 2 = setup error.
+"""
+import atexit, os, shutil, socket, subprocess, sys, tempfile, time
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes')
+REC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../ReplayTests/Fixtures/03-atmel-maxtouch-touchscreen-4finger-drag.evemu')
+PROCS = []
+TMP = tempfile.mkdtemp(prefix='advx-speed-', dir='/tmp')
+
+def cleanup():
+    for p in PROCS:
+        if p.poll() is None:
+            p.kill()
+            try: p.wait(5)
+            except Exception: pass
+    shutil.rmtree(TMP, ignore_errors=True)
+atexit.register(cleanup)
+
+def run(name, args, cfgtext):
+    d = os.path.join(TMP, name); os.makedirs(d)
+    sock = os.path.join(d, 's.sock'); cfg = os.path.join(d, 'c.yaml')
+    open(cfg, 'w').write(cfgtext.replace('@SOCK@', sock).replace('@REC@', REC))
+    log = open(os.path.join(d, 'log'), 'w+')
+    p = subprocess.Popen([BIN, 'daemon', '--config', cfg, '--socket', sock] + args, stdout=log, stderr=log)
+    PROCS.append(p)
+    t0 = time.time(); served = False
+    while time.time() - t0 < 10 and p.poll() is None:
+        try:
+            s = socket.socket(socket.AF_UNIX); s.connect(sock); s.settimeout(5)
+            served = s.recv(10).startswith(b'{"type":"h'); s.close(); break
+        except OSError: time.sleep(0.1)
+    time.sleep(0.5)
+    rc = p.poll()
+    if rc is None:
+        p.terminate(); p.wait(10)
+    log.seek(0); text = log.read()
+    trap = next((l.strip() for l in text.splitlines() if 'runtime failure' in l), '')
+    return rc, served, trap
+
+def main():
+    if not os.path.exists(BIN) or not os.path.exists(REC):
+        print('setup: binary or recording missing'); return 2
+    base = 'socket:\n  path: @SOCK@\n'
+    rc, served, trap = run('control', ['--replay', REC, '--speed', '0.001'], base)
+    if rc is not None or not served:
+        print('setup: control daemon (--speed 0.001) did not serve: rc', rc); return 2
+    broken = []
+    rc, served, trap = run('cli', ['--replay', REC, '--speed', '1e-15'], base)
+    print('--speed 1e-15: exit %s served %s %s' % (rc, served, trap))
+    if rc is not None and (rc < 0 or rc == 132 or trap): broken.append('--speed 1e-15 (exit %s)' % rc)
+    rc, served, trap = run('cfg', [], base + 'devices:\n  replay: @REC@\n  speed: 1e-15\n')
+    print('devices.speed: 1e-15: exit %s served %s %s' % (rc, served, trap))
+    if rc is not None and (rc < 0 or rc == 132 or trap): broken.append('devices.speed: 1e-15 (exit %s)' % rc)
+    if broken:
+        print('BROKEN: the daemon crashes with a Swift runtime trap at start for an accepted speed: ' + '; '.join(broken))
+        return 1
+    print('HELD: a tiny positive speed is either served or refused cleanly (64/78)')
+    return 0
+
+if __name__ == '__main__':
+    sys.exit(main())

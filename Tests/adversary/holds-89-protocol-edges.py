@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""HELD check: exact protocol edges from docs/protocol.md.
+- a line of exactly maxLineLength (65536) bytes is served, with \\n or \\r\\n; 65537 gets
+  lineTooLong, then goodbye lineTooLong, then the connection closes;
+- a request written one byte per send is served;
+- a client that sends a request and shuts down its sending side gets the reply, then goodbye
+  clientClosed; one that subscribes and shuts down keeps receiving the stream;
+- a string id of 256 code points (astral characters, \\u escapes) is echoed, 257 is badArgument.
+Run: python3 holds-01-protocol-edges.py /path/to/strokes   (exit 0 HELD, 1 BROKEN, 2 setup)
+"""
+import atexit, json, os, shutil, socket, subprocess, sys, tempfile, time
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes')
+REC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../ReplayTests/Fixtures/01-wacom-dth2242-touchscreen-10finger.evemu')
+PROCS = []; TMP = tempfile.mkdtemp(prefix='advx-edges-', dir='/tmp')
+def cleanup():
+    for p in PROCS:
+        if p.poll() is None:
+            p.kill()
+            try: p.wait(5)
+            except Exception: pass
+    shutil.rmtree(TMP, ignore_errors=True)
+atexit.register(cleanup)
+
+class C:
+    def __init__(self, path):
+        self.s = socket.socket(socket.AF_UNIX); self.s.connect(path); self.buf = b''
+        self.hello = json.loads(self.line())
+    def line(self, timeout=10):
+        end = time.time() + timeout
+        while b'\n' not in self.buf:
+            if time.time() > end: return None
+            self.s.settimeout(max(0.01, end - time.time()))
+            try: d = self.s.recv(65536)
+            except socket.timeout: return None
+            if not d: return b''
+            self.buf += d
+        l, self.buf = self.buf.split(b'\n', 1); return l
+
+def main():
+    if not os.path.exists(BIN) or not os.path.exists(REC): print('setup: missing files'); return 2
+    sock = os.path.join(TMP, 's.sock'); cfg = os.path.join(TMP, 'c.yaml')
+    open(cfg, 'w').write('socket:\n  path: %s\n' % sock)
+    p = subprocess.Popen([BIN, 'daemon', '--config', cfg, '--socket', sock, '--replay', REC, '--loop', '--speed', '1'],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    PROCS.append(p)
+    t0 = time.time()
+    while time.time() - t0 < 30:
+        try: socket.socket(socket.AF_UNIX).connect(sock); break
+        except OSError: time.sleep(0.05)
+    else: print('setup: no daemon'); return 2
+    fails = []
+    def sized(n, end):
+        base, tail = b'{"id":1,"request":"ping","pad":"', b'"}'
+        return base + b'x' * (n - len(base) - len(tail)) + tail + end
+    for n, end in ((65536, b'\n'), (65536, b'\r\n')):
+        c = C(sock); c.s.sendall(sized(n, end)); r = c.line()
+        if not r or json.loads(r).get('type') != 'reply': fails.append('line of %d bytes (%r) not served: %r' % (n, end, r))
+    c = C(sock); c.s.sendall(sized(65537, b'\n'))
+    got = [c.line(), c.line(), c.line()]
+    if not (got[0] and json.loads(got[0]).get('error') == 'lineTooLong' and got[1] and
+            json.loads(got[1]) == {'type': 'goodbye', 'reason': 'lineTooLong'} and got[2] == b''):
+        fails.append('65537-byte line: %r' % got)
+    c = C(sock)
+    for b in b'{"id":7,"request":"ping"}\n': c.s.send(bytes([b]))
+    r = c.line()
+    if not r or json.loads(r).get('id') != 7: fails.append('bytewise request: %r' % r)
+    c = C(sock); c.s.sendall(b'{"id":1,"request":"ping"}\n'); c.s.shutdown(socket.SHUT_WR)
+    got = [c.line(), c.line(), c.line()]
+    if not (got[0] and json.loads(got[0]).get('type') == 'reply' and got[1] and
+            json.loads(got[1]) == {'type': 'goodbye', 'reason': 'clientClosed'} and got[2] == b''):
+        fails.append('ping + half-close: %r' % got)
+    c = C(sock); c.s.sendall(b'{"id":1,"request":"subscribe"}\n'); c.s.shutdown(socket.SHUT_WR)
+    types = []
+    for i in range(30):
+        l = c.line(5)
+        if not l: break
+        types.append(json.loads(l)['type'])
+    if types[:2] != ['reply', 'snapshot'] or len(types) < 10 or 'goodbye' in types:
+        fails.append('subscribe + half-close: %r' % types[:12])
+    c = C(sock)
+    for n, ok in ((256, True), (257, False)):
+        c.s.sendall(json.dumps({'id': '\U0001F600' * n, 'request': 'ping'}).encode() + b'\n')
+        m = json.loads(c.line())
+        if ok and not (m.get('type') == 'reply' and m.get('id') == '\U0001F600' * n): fails.append('id of 256 astral chars: %r' % str(m)[:80])
+        if not ok and m.get('error') != 'badArgument': fails.append('id of 257 astral chars: %r' % str(m)[:80])
+    if fails:
+        print('BROKEN: ' + '; '.join(fails)); return 1
+    print('HELD: line limit at exactly 65536/65537 (LF and CRLF), bytewise requests, half-close before/after subscribe, 256-code-point ids')
+    return 0
+
+if __name__ == '__main__':
+    sys.exit(main())
