@@ -40,7 +40,7 @@ final class SocketLock: Sendable {
             _ = try Syscall.retrying { flock(fd, LOCK_EX | LOCK_NB) }
         } catch {
             try? Syscall.closeDescriptor(fd)  // a lock file's descriptor: nothing written
-            if error == .wouldBlock { throw SocketServerError.inUse(socketPath) }
+            if error == .wouldBlock { throw SocketServerError.inUse(socketPath, locked: true) }
             throw SocketServerError.system("lock \(path)", error)
         }
         return SocketLock(path: path, fd: fd)

@@ -263,15 +263,16 @@ public enum SocketServerError: Error, CustomStringConvertible {
     case unknownGroup(String)
     case system(String, Errno)
     case pathTooLong(UnixSocketAddress.PathTooLong)
-    /// A running daemon accepts connections on the path.
-    case inUse(String)
+    /// A running daemon accepts connections on the path, or (`locked`) holds its `SocketLock`.
+    case inUse(String, locked: Bool = false)
     /// Something that is not a socket is at the path.
     case notASocket(String)
 
     public var description: String {
         switch self {
         case .unknownGroup(let g): return "socket group '\(g)' does not exist"
-        case .inUse(let p): return "\(p) is in use: another daemon accepts connections there (stop it first, or use --socket)"
+        case .inUse(let p, false): return "\(p) is in use: another daemon accepts connections there (stop it first, or use --socket)"
+        case .inUse(let p, true): return "\(p) is in use: another daemon holds \(p).lock (stop it first, or use --socket)"
         case .notASocket(let p): return "\(p) exists and is not a socket: not replacing it"
         case .system(let what, let e): return "\(what): \(e)"
         case .pathTooLong(let e): return "\(e)"

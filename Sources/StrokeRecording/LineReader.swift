@@ -29,6 +29,7 @@ struct LineReader {
         fd = nil
         atEOF = true
         self.file = file
+        skipByteOrderMark()
     }
 
     /// Lines read from `fd` (not closed here), after `prefix`, bytes already read from it.
@@ -38,6 +39,16 @@ struct LineReader {
         self.fd = fd
         atEOF = false
         self.file = file
+        skipByteOrderMark()
+    }
+
+    /// A UTF-8 byte order mark at the start (an editor's, on a dump as people paste it) is not
+    /// part of the first line.
+    private mutating func skipByteOrderMark() {
+        guard buffer.starts(with: [0xEF, 0xBB, 0xBF]) else { return }
+        start = 3
+        scanned = 3
+        consumed = 3
     }
 
     /// The next line as a range into `buffer`, or nil at the end.

@@ -38,8 +38,8 @@ enum DeviceReport {
     static func lines(_ recorded: RecordedDevice, index: Int) -> [String] {
         let d = recorded.description
         var out: [String] = []
-        out.append("device \(index): \"\(d.name)\"")
-        if let node = recorded.node { out.append("  node: \(node)") }
+        out.append("device \(index): \"\(terminalSafe(d.name))\"")
+        if let node = recorded.node { out.append("  node: \(terminalSafe(node))") }
         out.append(
             "  id: bus \(hex(d.id.bustype)) vendor \(hex(d.id.vendor)) product \(hex(d.id.product)) version \(hex(d.id.version))"
         )

@@ -39,7 +39,7 @@ struct UinputPlayback {
                 throw Exit.unavailable
             }
             devices.append(device)
-            writeAll(1, Array("device \(index + 1): \(node) \(recorded.description.name)\n".utf8))
+            writeAll(1, Array("device \(index + 1): \(node) \(terminalSafe(recorded.description.name))\n".utf8))
         }
         let (frames, skipped) = Self.frames(of: recording)
         if skipped > 0 {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import InputCore
 import StrokeClient
 import StrokeProtocol
 
@@ -76,7 +77,7 @@ enum WatchFormat {
             return s
         case .deviceAdded(let added):
             let d = added.device
-            return "device   \(d.device) added: \(d.name) (\(d.kind), \(d.slots) slots) \(d.path)"
+            return "device   \(d.device) added: \(terminalSafe(d.name)) (\(d.kind), \(d.slots) slots) \(terminalSafe(d.path))"
         case .deviceRemoved(let d): return "device   \(d.device) removed"
         case .hello(let h): return "connected: \(h.daemon), protocol \(h.protocol)"
         case .snapshot(let s): return "snapshot: \(s.strokes.count) stroke(s) in progress"

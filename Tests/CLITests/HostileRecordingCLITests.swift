@@ -29,6 +29,31 @@ import Testing
         }
     }
 
+    /// A device name with terminal escapes is printed with them escaped (`describe` showed them
+    /// raw: a crafted recording could rewrite the terminal), and a UTF-8 byte order mark before
+    /// an evemu file's first line is skipped (it was refused at line 1; the evtest reader already
+    /// skipped it). Both from an adversary's notes.
+    @Test func aDeviceNameWithEscapesAndAByteOrderMarkAreHarmless() throws {
+        let fixture = try String(contentsOfFile: CLI.fixture("03-atmel-maxtouch-touchscreen-4finger-drag.evemu"), encoding: .utf8)
+        let crafted = "\u{feff}" + fixture.replacingOccurrences(
+            of: "N: Atmel maXTouch Touchscreen", with: "N: Atmel \u{1b}]0;owned\u{07}\u{1b}[2J\u{9b}31m")
+        #expect(crafted != "\u{feff}" + fixture)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-escapes-\(getpid()).evemu").path
+        try crafted.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let described = try CLI.run(["describe", path])
+        #expect(described.status == 0, "\(described.stderr)")
+        #expect(!described.stdout.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 || $0.value == 0x9b })
+        #expect(described.stdout.contains(#"Atmel \u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m"#), "\(described.stdout)")
+        let replayed = try CLI.run(["replay", "--summary", path])
+        let plain = try CLI.run(["replay", "--summary", CLI.fixture("03-atmel-maxtouch-touchscreen-4finger-drag.evemu")])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(!replayed.stdout.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 || $0.value == 0x9b })
+        // The same recording, but for the name.
+        let lines = { (text: String) in text.split(separator: "\n").filter { !$0.hasPrefix("device 1:") } }
+        #expect(lines(replayed.stdout) == lines(plain.stdout) && replayed.stdout.contains(#"\u{1b}[2J"#))
+    }
+
     @Test func daemonReplayRefusesAHostileHeaderWithoutTrapping() throws {
         let socket = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-hostile-\(getpid()).sock").path
         defer { try? FileManager.default.removeItem(atPath: socket) }

@@ -239,11 +239,20 @@ extension StallTests {
 
     /// A daemon whose socket file was removed, and replaced by another daemon's, leaves that
     /// one in place when it stops (the file goes only if it is still the one this daemon bound).
+    /// While it holds `PATH.lock` the path stays its own, file or no file; a cleaner that removes
+    /// both (of `/tmp`, say) lets another daemon take the path.
     @Test func stoppingLeavesAnotherDaemonsSocketAtTheSamePath() async throws {
         let d = try await TestDaemon()
         unlink(d.path)
         var options = SocketServer.Options(path: d.path)
         options.group = nil
+        await #expect {
+            _ = try await SocketServer.start(daemon: d.daemon, options: options, logger: .init(label: "refused"))
+        } throws: { error in
+            guard case SocketServerError.inUse(_, locked: true) = error else { return false }
+            return "\(error)".contains("\(d.path).lock")
+        }
+        unlink(d.path + ".lock")
         let second = try await SocketServer.start(daemon: d.daemon, options: options, logger: .init(label: "second"))
         await d.server.stop()
         #expect(FileManager.default.fileExists(atPath: d.path))
