@@ -6,21 +6,11 @@ does for --from -1, --follow inf, --size nan, ...
 Run: python3 01-render-time-args-trap.py /path/to/strokes
 Exit 1 = BROKEN (a trap), 0 = HELD, 2 = setup error.
 """
-import atexit, os, shutil, socket, subprocess, sys, tempfile, time
-
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes')
-REC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../ReplayTests/Fixtures/03-atmel-maxtouch-touchscreen-4finger-drag.evemu')
-PROCS = []
-TMP = tempfile.mkdtemp(prefix='advx-render-', dir='/tmp')
-
-def cleanup():
-    for p in PROCS:
-        if p.poll() is None:
-            p.kill()
-            try: p.wait(5)
-            except Exception: pass
-    shutil.rmtree(TMP, ignore_errors=True)
-atexit.register(cleanup)
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: F401,F403 (the helpers every script here shares)
+REC = REC03
+TMP = scratch_dir('advx-render-')
 
 def main():
     if not os.path.exists(BIN) or not os.path.exists(REC):

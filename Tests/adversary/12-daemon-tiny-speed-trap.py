@@ -7,21 +7,11 @@ promises that an invalid configuration value stops the daemon with file:line and
 Run: python3 02-daemon-tiny-speed-trap.py /path/to/strokes
 Exit 1 = BROKEN, 0 = HELD, 2 = setup error.
 """
-import atexit, os, shutil, socket, subprocess, sys, tempfile, time
-
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes')
-REC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../ReplayTests/Fixtures/03-atmel-maxtouch-touchscreen-4finger-drag.evemu')
-PROCS = []
-TMP = tempfile.mkdtemp(prefix='advx-speed-', dir='/tmp')
-
-def cleanup():
-    for p in PROCS:
-        if p.poll() is None:
-            p.kill()
-            try: p.wait(5)
-            except Exception: pass
-    shutil.rmtree(TMP, ignore_errors=True)
-atexit.register(cleanup)
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: F401,F403 (the helpers every script here shares)
+REC = REC03
+TMP = scratch_dir('advx-speed-')
 
 def run(name, args, cfgtext):
     d = os.path.join(TMP, name); os.makedirs(d)

@@ -11,21 +11,11 @@ negative interval.
 Run: python3 04-hold-cancel-time-before-begin.py /path/to/strokes
 Exit 1 = BROKEN, 0 = HELD, 2 = setup error.
 """
-import atexit, json, os, shutil, signal, socket, subprocess, sys, tempfile, time
-
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes')
-HDR_SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../ReplayTests/Fixtures/03-atmel-maxtouch-touchscreen-4finger-drag.evemu')
-PROCS = []
-TMP = tempfile.mkdtemp(prefix='advx-hold-', dir='/tmp')
-
-def cleanup():
-    for p in PROCS:
-        if p.poll() is None:
-            p.kill()
-            try: p.wait(5)
-            except Exception: pass
-    shutil.rmtree(TMP, ignore_errors=True)
-atexit.register(cleanup)
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: F401,F403 (the helpers every script here shares)
+HDR_SRC = REC03
+TMP = scratch_dir('advx-hold-')
 
 def ev(t, typ, code, val):
     return 'E: %d.%06d %04x %04x %d\n' % (t // 1000000, t % 1000000, typ, code, val)

@@ -9,6 +9,12 @@ REC01 = FIX + '/01-wacom-dth2242-touchscreen-10finger.evemu'
 REC03 = FIX + '/03-atmel-maxtouch-touchscreen-4finger-drag.evemu'
 
 _DAEMONS = []
+# Processes a script started itself, and its scratch directories (`scratch_dir`): killed and
+# removed when it ends, as the daemons are.
+PROCS = []
+_SCRATCH = []
+def scratch_dir(prefix):
+    d = tempfile.mkdtemp(prefix=prefix, dir='/tmp'); _SCRATCH.append(d); return d
 def _cleanup():
     for d in _DAEMONS:
         try:
@@ -16,6 +22,14 @@ def _cleanup():
                 d.p.kill(); d.p.wait(5)
         except Exception:
             pass
+    for p in PROCS:
+        try:
+            if p.poll() is None:
+                p.kill(); p.wait(5)
+        except Exception:
+            pass
+    for d in _SCRATCH:
+        shutil.rmtree(d, ignore_errors=True)
 
 def broken(msg):
     print('BROKEN: ' + msg); sys.stdout.flush(); _cleanup(); os._exit(1)

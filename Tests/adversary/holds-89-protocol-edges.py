@@ -8,19 +8,11 @@
 - a string id of 256 code points (astral characters, \\u escapes) is echoed, 257 is badArgument.
 Run: python3 holds-01-protocol-edges.py /path/to/strokes   (exit 0 HELD, 1 BROKEN, 2 setup)
 """
-import atexit, json, os, shutil, socket, subprocess, sys, tempfile, time
-
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes')
-REC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../ReplayTests/Fixtures/01-wacom-dth2242-touchscreen-10finger.evemu')
-PROCS = []; TMP = tempfile.mkdtemp(prefix='advx-edges-', dir='/tmp')
-def cleanup():
-    for p in PROCS:
-        if p.poll() is None:
-            p.kill()
-            try: p.wait(5)
-            except Exception: pass
-    shutil.rmtree(TMP, ignore_errors=True)
-atexit.register(cleanup)
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: F401,F403 (the helpers every script here shares)
+REC = REC01
+TMP = scratch_dir('advx-edges-')
 
 class C:
     def __init__(self, path):

@@ -5,20 +5,12 @@ the group runs." For N starts: connect the moment the socket accepts, then send 
 must stay up and serve; send SIGTERM instead: it must exit 0 and remove its socket.
 Run: python3 holds-02-startup-signals.py /path/to/strokes [N]   (exit 0 HELD, 1 BROKEN, 2 setup)
 """
-import atexit, os, shutil, signal, socket, subprocess, sys, tempfile, time
-
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes')
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: F401,F403 (the helpers every script here shares)
+REC = REC03
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 10
-REC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../ReplayTests/Fixtures/03-atmel-maxtouch-touchscreen-4finger-drag.evemu')
-PROCS = []; TMP = tempfile.mkdtemp(prefix='advx-sig-', dir='/tmp')
-def cleanup():
-    for p in PROCS:
-        if p.poll() is None:
-            p.kill()
-            try: p.wait(5)
-            except Exception: pass
-    shutil.rmtree(TMP, ignore_errors=True)
-atexit.register(cleanup)
+TMP = scratch_dir('advx-sig-')
 
 def start(i):
     d = os.path.join(TMP, str(i)); os.makedirs(d)

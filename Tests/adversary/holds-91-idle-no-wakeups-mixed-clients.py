@@ -7,22 +7,12 @@ WebSocket whose client half-closed. After the replay has ended, no thread of the
 context switch in 4 s.
 Run: python3 holds-03-idle-no-wakeups-mixed-clients.py /path/to/strokes   (0 HELD, 1 BROKEN, 2 setup)
 """
-import atexit, base64, os, shutil, socket, subprocess, sys, tempfile, time
-
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes')
-REC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../ReplayTests/Fixtures/03-atmel-maxtouch-touchscreen-4finger-drag.evemu')
-PROCS = []; KEEP = []; TMP = tempfile.mkdtemp(prefix='advx-idle-', dir='/tmp')
-def cleanup():
-    for s in KEEP:
-        try: s.close()
-        except Exception: pass
-    for p in PROCS:
-        if p.poll() is None:
-            p.kill()
-            try: p.wait(5)
-            except Exception: pass
-    shutil.rmtree(TMP, ignore_errors=True)
-atexit.register(cleanup)
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: F401,F403 (the helpers every script here shares)
+REC = REC03
+KEEP = []  # sockets held open to the end (they exit with the process)
+TMP = scratch_dir('advx-idle-')
 
 def switches(pid):
     out = {}
