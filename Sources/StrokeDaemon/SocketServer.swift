@@ -30,23 +30,16 @@ public final class SocketServer: Sendable {
     static let backlog: Int32 = 256
 
     public let channel: Channel
+    /// The socket file it bound (`OwnedUnixSocket`); nil for a socket systemd passed.
+    private let owned: OwnedUnixSocket?
     /// The path to remove at stop; nil for a socket systemd passed.
-    public let ownedPath: String?
-    /// The socket file as bound, to tell at stop whether it is still ours.
-    private let identity: FileIdentity?
-    /// Held from before the socket file is looked at until it is removed (`SocketLock`).
-    private let lock: SocketLock?
+    public var ownedPath: String? { owned?.path }
     private let daemon: Daemon
     private let logger: Logger
 
-    private init(
-        channel: Channel, ownedPath: String?, identity: FileIdentity? = nil, lock: SocketLock? = nil, daemon: Daemon,
-        logger: Logger
-    ) {
+    private init(channel: Channel, owned: OwnedUnixSocket?, daemon: Daemon, logger: Logger) {
         self.channel = channel
-        self.ownedPath = ownedPath
-        self.identity = identity
-        self.lock = lock
+        self.owned = owned
         self.daemon = daemon
         self.logger = logger
     }
@@ -80,61 +73,12 @@ public final class SocketServer: Sendable {
         if let fd = passed {
             logger.info("using the socket systemd passed", metadata: ["fd": "\(fd)"])
             let channel = try await bootstrap.withBoundSocket(fd).get()
-            return SocketServer(channel: channel, ownedPath: nil, daemon: daemon, logger: logger)
+            return SocketServer(channel: channel, owned: nil, daemon: daemon, logger: logger)
         }
-        let address: UnixSocketAddress
-        do {
-            address = try UnixSocketAddress(path: options.path)
-        } catch {
-            throw SocketServerError.pathTooLong(error)
-        }
-        let directory = options.path.lastIndex(of: "/").map { String(options.path[..<$0]) } ?? ""
-        if !directory.isEmpty { try makeDirectory(directory) }
-        // Released by `stop()`, or here when start fails (the lock goes with the last reference).
-        let lock = try SocketLock.acquire(for: options.path)
-        try removeStaleSocket(at: options.path)
-        // Bound here and handed to NIO as a descriptor, so that NIO never knows the path: NIO
-        // unlinks the path of a socket it bound when it closes it, which would remove the socket
-        // of a daemon started on the same path after this one's file was removed. `stop()`
-        // removes the file only if it is still the one bound here.
-        let fd = try bindUnixSocket(address)
-        let identity = FileIdentity(path: options.path)
-        // Owner and mode are set before the socket listens: a bound socket that does not listen
-        // refuses every connection, so no peer ever connects under the umask's mode.
-        do {
-            do {
-                try setPermissions(path: options.path, mode: options.mode, group: options.group)
-            } catch where !options.groupRequired {
-                logger.warning("socket group not set: \(error)")
-                try setPermissions(path: options.path, mode: options.mode, group: nil)
-            }
-        } catch {
-            try? Syscall.closeDescriptor(fd)  // never listened on: nothing to lose
-            unlinkIfSame(options.path, identity, logger: logger)
-            throw error
-        }
-        let channel: Channel
-        do {
-            channel = try await bootstrap.withBoundSocket(fd).get()
-            // NIO listens on an adopted socket with its default backlog (128) before the backlog
-            // option reaches it; listening again sets the backlog (the descriptor is NIO's now,
-            // still open, on this same number).
-            do {
-                _ = try Syscall.retrying { listen(fd, SocketServer.backlog) }
-            } catch {
-                try? await channel.close()
-                throw SocketServerError.system("listen on \(options.path)", error)
-            }
-        } catch {
-            // NIO closes the descriptor itself when it fails after adopting it; close it here only
-            // if it is still open (at start-up nothing else can have been given its number). The
-            // raw fcntl is a probe, not a call that can fail: EBADF is the answer "closed".
-            if fcntl(fd, F_GETFD) != -1 { try? Syscall.closeDescriptor(fd) }
-            unlinkIfSame(options.path, identity, logger: logger)
-            throw error
-        }
+        let (owned, channel) = try await OwnedUnixSocket.listen(
+            options, backlog: SocketServer.backlog, bootstrap: bootstrap, logger: logger)
         logger.info("listening", metadata: ["socket": "\(options.path)", "mode": "\(String(options.mode, radix: 8))"])
-        return SocketServer(channel: channel, ownedPath: options.path, identity: identity, lock: lock, daemon: daemon, logger: logger)
+        return SocketServer(channel: channel, owned: owned, daemon: daemon, logger: logger)
     }
 
     /// Creates the socket's directory (mode 0755) when it does not exist yet.
@@ -158,8 +102,7 @@ public final class SocketServer: Sendable {
         } catch {
             logger.warning("closing the listening socket: \(error)")
         }
-        if let ownedPath { SocketServer.unlinkIfSame(ownedPath, identity, logger: logger) }
-        lock?.release()
+        owned?.release(logger: logger)
     }
 
     /// One daemon per socket: a socket that accepts a connection belongs to a running daemon and

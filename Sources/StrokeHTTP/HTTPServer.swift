@@ -24,16 +24,25 @@ public final class HTTPServer: Sendable {
     public let channel: Channel
     /// Where it listens, as bound (the actual port when configured with port 0).
     public let address: HTTPConfiguration.Listen
+    /// Its Unix socket file, for a Unix socket listener.
+    private let owned: OwnedUnixSocket?
     private let logger: Logger
 
-    private init(channel: Channel, address: HTTPConfiguration.Listen, logger: Logger) {
+    private init(channel: Channel, address: HTTPConfiguration.Listen, owned: OwnedUnixSocket?, logger: Logger) {
         self.channel = channel
         self.address = address
+        self.owned = owned
         self.logger = logger
     }
 
-    /// Reads the token file (if any), binds and starts accepting for `daemon`.
-    public static func start(daemon: Daemon, configuration: HTTPConfiguration, logger: Logger) async throws -> HTTPServer {
+    /// Reads the token file (if any), binds and starts accepting for `daemon`. A Unix socket
+    /// listener is owned as the client socket is (`OwnedUnixSocket`: lock, stale file, its file
+    /// removed at stop), with `unixSocket`'s mode and group (the client socket's, by default
+    /// 0660 and `strokes`), set before it listens.
+    public static func start(
+        daemon: Daemon, configuration: HTTPConfiguration, unixSocket: SocketServer.Options = SocketServer.Options(path: ""),
+        logger: Logger
+    ) async throws -> HTTPServer {
         if let problem = configuration.problem { throw HTTPServerError.unsafe(problem) }
         let token = try configuration.tokenFile.map(readToken)
         let connections = NIOLoopBoundBox.makeBoxSendingValue(0, eventLoop: daemon.loop)
@@ -63,13 +72,14 @@ public final class HTTPServer: Sendable {
                 }
             }
         let channel: Channel
+        var owned: OwnedUnixSocket?
         do {
             switch listen {
             case .tcp(let host, let port): channel = try await bootstrap.bind(host: host, port: port).get()
             case .unix(let path):
-                // A stale socket file is replaced; one a running daemon accepts on is not (`inUse`).
-                try SocketServer.removeStaleSocket(at: path)
-                channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
+                var options = unixSocket
+                options.path = path
+                (owned, channel) = try await OwnedUnixSocket.listen(options, backlog: 256, bootstrap: bootstrap, logger: logger)
             }
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw HTTPServerError.inUse(listen.description)
@@ -82,7 +92,7 @@ public final class HTTPServer: Sendable {
         if case .tcp(let host, _) = listen, let port = channel.localAddress?.port { bound = .tcp(host: host, port: port) }
         logger.info(
             "HTTP listening", metadata: ["http": "\(bound)", "token": "\(token == nil ? "none" : "required")"])
-        return HTTPServer(channel: channel, address: bound, logger: logger)
+        return HTTPServer(channel: channel, address: bound, owned: owned, logger: logger)
     }
 
     /// One connection's pipeline: NIO's HTTP/1 server handlers with the WebSocket upgrader, then
@@ -165,6 +175,7 @@ public final class HTTPServer: Sendable {
         } catch {
             logger.warning("closing the HTTP listener: \(error)")
         }
+        owned?.release(logger: logger)
     }
 }
 

@@ -86,7 +86,14 @@ struct DaemonCommand: AsyncParsableCommand {
         do {
             var listeners: [DaemonService.Listener] = []
             if let http = configuration.http {
-                listeners.append { daemon in try await HTTPServer.start(daemon: daemon, configuration: http, logger: logger) }
+                // A Unix socket listener gets the client socket's mode and group.
+                var unixSocket = SocketServer.Options(path: "")
+                unixSocket.mode = configuration.socketMode
+                unixSocket.group = configuration.socketGroup
+                unixSocket.groupRequired = configuration.socketGroupConfigured
+                listeners.append { [unixSocket] daemon in
+                    try await HTTPServer.start(daemon: daemon, configuration: http, unixSocket: unixSocket, logger: logger)
+                }
             }
             try await DaemonService(configuration: configuration, file: file, logger: logger, listeners: listeners).run()
         } catch let error as SocketServerError {

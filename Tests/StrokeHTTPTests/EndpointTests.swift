@@ -197,4 +197,36 @@ import Testing
         await server.stop()
         try await d.stop()
     }
+
+    /// The HTTP listener's Unix socket is owned as the client socket is: the mode and group it is
+    /// given (the client socket's) set before it listens, where it had the umask's (0755, 0777
+    /// under umask 0), and its file removed at stop only while it is still its own.
+    @Test func aUnixSocketListenerHasTheSocketsModeAndRemovesOnlyItsOwnFile() async throws {
+        let directory = NSTemporaryDirectory() + "strokes-http-mode-\(UUID().uuidString.prefix(8))"
+        let path = directory + "/http.sock"
+        let d = try await HTTPTestDaemon(http: { _ in })
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        for mode: mode_t in [0o660, 0o600] {
+            var options = SocketServer.Options(path: "")
+            options.mode = mode
+            options.group = nil
+            let server = try await HTTPServer.start(
+                daemon: d.daemon, configuration: HTTPConfiguration(listen: .unix(path: path)), unixSocket: options, logger: logger)
+            var st = stat()
+            #expect(lstat(path, &st) == 0 && st.st_mode & 0o777 == mode)
+            await server.stop()
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+        // A file that is no longer its own (removed, and another bound there) stays at stop.
+        let server = try await HTTPServer.start(
+            daemon: d.daemon, configuration: HTTPConfiguration(listen: .unix(path: path)), logger: logger)
+        unlink(path)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("another's".utf8)))
+        await server.stop()
+        #expect(FileManager.default.fileExists(atPath: path))
+        try await d.stop()
+    }
 }

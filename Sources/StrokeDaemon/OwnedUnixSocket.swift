@@ -1,0 +1,93 @@
+import Logging
+import NIOCore
+import NIOPosix
+import SystemPackage
+import SystemSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Unix socket file a daemon owns at a path, for as long as it serves there: the client socket
+/// (`SocketServer`) and the HTTP listener's Unix socket alike.
+///
+/// Taken in this order: `PATH.lock` (`SocketLock`: of two daemons started together, one gets the
+/// path); a stale file replaced, a live one refused (`inUse`); bound here and handed to NIO as a
+/// descriptor, so that NIO never knows the path (NIO unlinks the path of a socket it bound when it
+/// closes it, which would remove the socket of a daemon started on the same path after this one's
+/// file was removed); group and mode set before it listens (a bound socket that does not listen
+/// refuses every connection, so no peer ever connects under the umask's mode). `release` removes
+/// the file only if it is still the one bound here, then the lock.
+public final class OwnedUnixSocket: Sendable {
+    public let path: String
+    /// The socket file as bound, to tell at release whether it is still ours.
+    private let identity: FileIdentity?
+    private let lock: SocketLock
+
+    private init(path: String, identity: FileIdentity?, lock: SocketLock) {
+        self.path = path
+        self.identity = identity
+        self.lock = lock
+    }
+
+    /// Binds a socket at `options.path` as above and has `bootstrap` adopt it, listening with
+    /// `backlog`; returns it with its channel.
+    public static func listen(
+        _ options: SocketServer.Options, backlog: Int32, bootstrap: ServerBootstrap, logger: Logger
+    ) async throws -> (socket: OwnedUnixSocket, channel: Channel) {
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(path: options.path)
+        } catch {
+            throw SocketServerError.pathTooLong(error)
+        }
+        let directory = options.path.lastIndex(of: "/").map { String(options.path[..<$0]) } ?? ""
+        if !directory.isEmpty { try SocketServer.makeDirectory(directory) }
+        // Released by `release()`, or here when this fails (the lock goes with its last reference).
+        let lock = try SocketLock.acquire(for: options.path)
+        try SocketServer.removeStaleSocket(at: options.path)
+        let fd = try SocketServer.bindUnixSocket(address)
+        let identity = FileIdentity(path: options.path)
+        do {
+            do {
+                try SocketServer.setPermissions(path: options.path, mode: options.mode, group: options.group)
+            } catch where !options.groupRequired {
+                logger.warning("socket group not set: \(error)", metadata: ["socket": "\(options.path)"])
+                try SocketServer.setPermissions(path: options.path, mode: options.mode, group: nil)
+            }
+        } catch {
+            try? Syscall.closeDescriptor(fd)  // never listened on: nothing to lose
+            SocketServer.unlinkIfSame(options.path, identity, logger: logger)
+            throw error
+        }
+        let channel: Channel
+        do {
+            channel = try await bootstrap.withBoundSocket(fd).get()
+            // NIO listens on an adopted socket with its default backlog (128) before the backlog
+            // option reaches it; listening again sets the backlog (the descriptor is NIO's now,
+            // still open, on this same number).
+            do {
+                _ = try Syscall.retrying { Glibc.listen(fd, backlog) }
+            } catch {
+                try? await channel.close()
+                throw SocketServerError.system("listen on \(options.path)", error)
+            }
+        } catch {
+            // NIO closes the descriptor itself when it fails after adopting it; close it here only
+            // if it is still open (at start-up nothing else can have been given its number). The
+            // raw fcntl is a probe, not a call that can fail: EBADF is the answer "closed".
+            if fcntl(fd, F_GETFD) != -1 { try? Syscall.closeDescriptor(fd) }
+            SocketServer.unlinkIfSame(options.path, identity, logger: logger)
+            throw error
+        }
+        return (OwnedUnixSocket(path: options.path, identity: identity, lock: lock), channel)
+    }
+
+    /// After its channel closed: removes the file if it is still the one bound here (a daemon
+    /// started after this one, on the same path after this one's file was gone, keeps its socket),
+    /// then releases the lock.
+    public func release(logger: Logger) {
+        SocketServer.unlinkIfSame(path, identity, logger: logger)
+        lock.release()
+    }
+}
