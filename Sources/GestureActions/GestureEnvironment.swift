@@ -15,7 +15,7 @@ public enum GestureEnvironment {
             if let value { v.append((prefix + name, value)) }
         }
         func add(_ name: String, _ value: Double?) {
-            add(name, value.map { JSONWriter.fixed($0, decimals: 6) })
+            add(name, value.flatMap(plainDecimal))
         }
         add("RULE", rule)
         add("KIND", gesture.kind.rawValue)
@@ -43,5 +43,27 @@ public enum GestureEnvironment {
         add("SCALE", gesture.scale)
         add("ANGLE", gesture.angle)
         return v
+    }
+
+    /// `v` with at most 6 decimals and never an exponent (nil when not finite): beyond what
+    /// `JSONWriter.fixed` writes plainly (about 9e9), the shortest round-trip form with its
+    /// exponent expanded into digits (`1e+16`: `10000000000000000`).
+    static func plainDecimal(_ v: Double) -> String? {
+        guard v.isFinite else { return nil }
+        let fixed = JSONWriter.fixed(v, decimals: 6)
+        guard let e = fixed.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(fixed[fixed.index(after: e)...]) else {
+            return fixed
+        }
+        var mantissa = fixed[..<e]
+        let negative = mantissa.hasPrefix("-")
+        if negative { mantissa = mantissa.dropFirst() }
+        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+        let whole = String(parts[0])
+        let fraction = parts.count > 1 ? String(parts[1]) : ""
+        // Values this large have no fractional part left in a Double: the exponent is at least the
+        // fraction's length (the shortest form has one digit before the point).
+        guard exponent >= fraction.count else { return nil }
+        let digits = whole + fraction + String(repeating: "0", count: exponent - fraction.count)
+        return (negative ? "-" : "") + digits
     }
 }

@@ -23,8 +23,10 @@ public final class LineSocket {
         }
     }
 
-    /// Connects to the socket at `path`.
-    public init(path: String) throws {
+    /// Connects to the socket at `path`. A line longer than `maxLineLength` bytes is an error, not
+    /// memory without end (`StrokeClient`'s bound: a daemon's lines are far shorter; a broken or
+    /// hostile server's need not end at all).
+    public init(path: String, maxLineLength: Int? = 64 << 20) throws {
         let address: UnixSocketAddress
         do {
             address = try UnixSocketAddress(path: path)
@@ -39,7 +41,7 @@ public final class LineSocket {
         } catch {
             throw Error(message: "cannot connect to \(path): \(error)")
         }
-        lines = SocketLines(fd: fd, maxLineLength: nil)
+        lines = SocketLines(fd: fd, maxLineLength: maxLineLength)
     }
 
     deinit { try? Syscall.closeDescriptor(fd) }

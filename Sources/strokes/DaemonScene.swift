@@ -31,6 +31,8 @@ enum DaemonScene {
         var devices: [UInt32: RenderScene.Device] = [:]
         var collector = StrokeCollector()
         var historyDone = false
+        // Cursors already asked for: a server that hands one back again would be paged forever.
+        var cursors = Set<String>()
         var deadline: ContinuousClock.Instant?
         while true {
             var timeout = replyTimeout
@@ -55,6 +57,9 @@ enum DaemonScene {
                     for s in page.strokes { collector.insert(try RenderScene.Stroke(s)) }
                     // A reply is one page (docs/protocol.md, "History pages"): ask for the next.
                     if let cursor = page.cursor {
+                        guard cursors.insert(cursor).inserted else {
+                            throw LineSocket.Error(message: "sent the history cursor \(cursor) a second time")
+                        }
                         try connection.send(try Request(id: 3, .history(cursor: cursor)).line())
                         continue
                     }

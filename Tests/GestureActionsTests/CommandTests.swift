@@ -29,6 +29,20 @@ import Testing
         #expect(pinch.environment.contains(.init("STROKES_GESTURE_ANGLE", "-12.5")))
     }
 
+    /// Numbers are plain decimals however large (a hostile or broken server's 1e16 came out as
+    /// `1e+16`); a value that is not finite is left out.
+    @Test func largeNumbersHaveNoExponent() {
+        var g = gesture(.swipe, scale: .infinity, angle: -1.23e29)
+        g.x = 1e16
+        g.y = 12_345_678_901.5
+        let v = Dictionary(uniqueKeysWithValues: GestureEnvironment.variables(for: g, deviceName: nil, rule: "r"))
+        #expect(v["STROKES_GESTURE_X"] == "10000000000000000")
+        #expect(v["STROKES_GESTURE_Y"] == "12345678901.5")
+        #expect(v["STROKES_GESTURE_ANGLE"] == "-123000000000000000000000000000")
+        #expect(v["STROKES_GESTURE_SCALE"] == nil)
+        #expect(v["STROKES_GESTURE_NX"] == "0.25")
+    }
+
     @Test func inheritedGestureVariablesAreReplaced() {
         let rule = GestureRule(name: "t", match: GestureMatch(kind: .tap), action: .shell("echo $STROKES_GESTURE_KIND"))
         let c = PlannedCommand(rule: rule, gesture: gesture(.tap), deviceName: nil)
