@@ -175,14 +175,19 @@ import Testing
 }
 
 @Suite(.serialized) struct UnixListenerTests {
-    @Test func aUnixSocketListenerServesAndRefusesToStealALiveOne() async throws {
+    /// A daemon, a fresh directory (removed by the caller) and the listener's socket path in it.
+    static func setUp() async throws -> (directory: String, path: String, daemon: HTTPTestDaemon, logger: Logger) {
         let directory = NSTemporaryDirectory() + "strokes-http-unix-\(UUID().uuidString.prefix(8))"
-        let path = directory + "/http.sock"
         let d = try await HTTPTestDaemon(http: { _ in })
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         var logger = Logger(label: "test")
         logger.logLevel = .critical
+        return (directory, directory + "/http.sock", d, logger)
+    }
+
+    @Test func aUnixSocketListenerServesAndRefusesToStealALiveOne() async throws {
+        let (directory, path, d, logger) = try await Self.setUp()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try await HTTPServer.start(
             daemon: d.daemon, configuration: HTTPConfiguration(listen: .unix(path: path)), logger: logger)
         let socket = try LineSocket(path: path)
@@ -202,13 +207,8 @@ import Testing
     /// given (the client socket's) set before it listens, where it had the umask's (0755, 0777
     /// under umask 0), and its file removed at stop only while it is still its own.
     @Test func aUnixSocketListenerHasTheSocketsModeAndRemovesOnlyItsOwnFile() async throws {
-        let directory = NSTemporaryDirectory() + "strokes-http-mode-\(UUID().uuidString.prefix(8))"
-        let path = directory + "/http.sock"
-        let d = try await HTTPTestDaemon(http: { _ in })
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (directory, path, d, logger) = try await Self.setUp()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
         for mode: mode_t in [0o660, 0o600] {
             var options = SocketServer.Options(path: "")
             options.mode = mode

@@ -272,3 +272,90 @@ def make_recording(path, times):
             ev(t1, 3, 0x35, 101), ev(t1, 0, 0, 0),
             ev(t2, 3, 0x39, -1), ev(t2, 1, 0x14a, 0), ev(t2, 0, 0, 0)]
     open(path, 'wb').write(b'\n'.join(src[:i] + body) + b'\n')
+
+# A fake daemon: a Unix socket server speaking protocol.md, for attacking the CLI clients
+# (`watch`, `render --socket`, `gestures`) with what a broken or hostile server may send.
+import threading  # noqa: E402
+FAKE_HELLO = {"type": "hello", "protocol": 1, "daemon": "strokes 0.2.0", "instance": "00112233aabbccdd", "seq": 1,
+              "features": ["subscribe", "filters", "snapshot", "resume", "merge", "devices", "live", "history",
+                           "ping", "stats", "hover", "gestures"], "maxLineLength": 65536}
+FAKE_DEVICE = {"device": 1, "name": "Fake Touch", "path": "/dev/input/event9", "kind": "touchscreen", "slots": 10,
+               "bustype": 3, "vendor": 1, "product": 2, "x": {"min": 0, "max": 1000, "resolution": 10},
+               "y": {"min": 0, "max": 1000, "resolution": 10}, "axes": [], "semiMT": False}
+
+class FakeDaemon:
+    """Listens at `path`; each connection is handled by `handle(conn, send, stop)` on a thread of
+    its own (`send(obj)` writes one JSON line, under a lock). Stopped at exit."""
+    def __init__(self, path, handle):
+        self.stop = threading.Event()
+        self.srv = socket.socket(socket.AF_UNIX); self.srv.bind(path); self.srv.listen(8)
+        def serve():
+            while not self.stop.is_set():
+                try: c, _ = self.srv.accept()
+                except OSError: return
+                lock = threading.Lock()
+                def send(o, c=c, lock=lock):
+                    with lock: c.sendall(json.dumps(o).encode() + b"\n")
+                def run(c=c, send=send):
+                    try: handle(c, send, self.stop)
+                    except OSError: pass
+                    finally: c.close()
+                threading.Thread(target=run, daemon=True).start()
+        threading.Thread(target=serve, daemon=True).start()
+        _FAKES.append(self)
+    def close(self):
+        self.stop.set()
+        try: self.srv.close()
+        except OSError: pass
+_FAKES = []
+atexit.register(lambda: [f.close() for f in _FAKES])
+
+def fake_requests(c, send, stop, answer=None):
+    """Greets, then answers each request line: `answer(request, send)` first (True: answered),
+    else `devices` with FAKE_DEVICE, `subscribe` with a reply and an empty snapshot, anything
+    else with a bare reply."""
+    send(FAKE_HELLO)
+    buf = b""
+    while not stop.is_set():
+        d = c.recv(65536)
+        if not d: return
+        buf += d
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            r = json.loads(line); q = r["request"]
+            if answer and answer(r, send): continue
+            if q == "devices": send({"type": "reply", "id": r.get("id"), "request": "devices", "devices": [FAKE_DEVICE]})
+            elif q == "subscribe":
+                send({"type": "reply", "id": r.get("id"), "request": "subscribe", "seq": 1})
+                send({"type": "snapshot", "seq": 1, "strokes": []})
+            else: send({"type": "reply", "id": r.get("id"), "request": q})
+
+def proc_rss_kb(pid):
+    """VmRSS of a process, in kB (0 once it is gone)."""
+    try:
+        for line in open('/proc/%d/status' % pid):
+            if line.startswith('VmRSS:'): return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+def fake_stream(messages, delay=0.5, after=0.5):
+    """A FakeDaemon handler: answers requests as `fake_requests` does and, once subscribed, sends
+    `messages` after `delay` seconds, then `goodbye` after `after` more, and hangs up."""
+    def handle(c, send, stop):
+        def answer(r, send):
+            if r["request"] != "subscribe": return False
+            send({"type": "reply", "id": r.get("id"), "request": "subscribe", "seq": 1})
+            send({"type": "snapshot", "seq": 1, "strokes": []})
+            def stream():
+                try:
+                    time.sleep(delay)
+                    for m in messages: send(m)
+                    time.sleep(after)
+                    send({"type": "goodbye", "reason": "shutdown"}); c.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+            threading.Thread(target=stream, daemon=True).start()
+            return True
+        fake_requests(c, send, stop, answer)
+    return handle

@@ -8,7 +8,8 @@ Usage: python3 holds-02-http-unix-socket-lifecycle.py /path/to/strokes"""
 import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import *  # noqa: F401,F403 (the helpers every script here shares)
-import stat, threading
+import stat
+
 DIR = scratch_dir('advy-')
 REC = REC03
 procs = PROCS

@@ -6,7 +6,7 @@ Usage: python3 holds-03-sighup-applies-at-once.py /path/to/strokes"""
 import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import *  # noqa: F401,F403 (the helpers every script here shares)
-import stat, threading
+
 DIR = scratch_dir('advy-')
 REC = REC01
 procs = PROCS
