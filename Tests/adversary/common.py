@@ -191,8 +191,9 @@ def rss_settles(d, before, slack_kb, timeout=15):
     return now, time.time() - t0
 
 def stats(path):
-    c = Client(path)
-    r = c.request({'id': 's', 'request': 'stats'})
+    # A probe, not the promise under test: a debug build under CI's load may greet late.
+    c = Client(path, timeout=30)
+    r = c.request({'id': 's', 'request': 'stats'}, timeout=30)
     c.close()
     return r
 
