@@ -15,7 +15,10 @@ from common import *  # noqa: F401,F403
 # buffers' capacity: a frame's few lines in a 32 KiB batch buffer, forty of them under NIO's
 # 64 KiB high-water mark. Now a write that fills less than half its buffer goes to NIO as a copy.
 N = 110
-d = Daemon(config='maxClients: 600\nmaxClientsPerUid: 600\n', replay=REC01, loop=True, speed=10)
+# The cap at 24 MiB, not the default 64: CI's loaded machine once queued only 30 MB in the 24 s
+# (the cap never reached, nothing judged); the promise is the same at any cap.
+CAP = 24 << 20
+d = Daemon(config='maxClients: 600\nmaxClientsPerUid: 600\nqueue:\n  totalBytes: %d\n' % CAP, replay=REC01, loop=True, speed=10)
 time.sleep(1)
 R = 3
 readers = []
@@ -71,5 +74,5 @@ if cut is not None:
            'never-readers arrived, when only %d clients had been cut (%d never-readers still connected, '
            'total queued %d kB, ~%d kB per never-reader)' % (r['maxread'], r['goodbye'], t,
            st['slowClientsDisconnected'], nr, st['queuedBytes'] >> 10, (st['queuedBytes'] >> 10) // max(1, nr)))
-if maxtotal < 60 * 1024 * 1024: setup_error('the total cap was never reached (peak %d kB)' % (maxtotal >> 10))
+if maxtotal < CAP * 9 // 10: setup_error('the total cap was never reached (peak %d kB)' % (maxtotal >> 10))
 held('no reader that keeps up was cut while the total cap cut never-readers')
