@@ -42,22 +42,22 @@ public final class OwnedUnixSocket: Sendable {
             throw SocketServerError.pathTooLong(error)
         }
         let directory = options.path.lastIndex(of: "/").map { String(options.path[..<$0]) } ?? ""
-        if !directory.isEmpty { try SocketServer.makeDirectory(directory) }
+        if !directory.isEmpty { try makeDirectory(directory) }
         // Released by `release()`, or here when this fails (the lock goes with its last reference).
         let lock = try SocketLock.acquire(for: options.path)
         try SocketServer.removeStaleSocket(at: options.path)
-        let fd = try SocketServer.bindUnixSocket(address)
+        let fd = try bindUnixSocket(address)
         let identity = FileIdentity(path: options.path)
         do {
             do {
-                try SocketServer.setPermissions(path: options.path, mode: options.mode, group: options.group)
+                try setPermissions(path: options.path, mode: options.mode, group: options.group)
             } catch where !options.groupRequired {
                 logger.warning("socket group not set: \(error)", metadata: ["socket": "\(options.path)"])
-                try SocketServer.setPermissions(path: options.path, mode: options.mode, group: nil)
+                try setPermissions(path: options.path, mode: options.mode, group: nil)
             }
         } catch {
             try? Syscall.closeDescriptor(fd)  // never listened on: nothing to lose
-            SocketServer.unlinkIfSame(options.path, identity, logger: logger)
+            unlinkIfSame(options.path, identity, logger: logger)
             throw error
         }
         let channel: Channel
@@ -77,7 +77,7 @@ public final class OwnedUnixSocket: Sendable {
             // if it is still open (at start-up nothing else can have been given its number). The
             // raw fcntl is a probe, not a call that can fail: EBADF is the answer "closed".
             if fcntl(fd, F_GETFD) != -1 { try? Syscall.closeDescriptor(fd) }
-            SocketServer.unlinkIfSame(options.path, identity, logger: logger)
+            unlinkIfSame(options.path, identity, logger: logger)
             throw error
         }
         return (OwnedUnixSocket(path: options.path, identity: identity, lock: lock), channel)
@@ -87,7 +87,85 @@ public final class OwnedUnixSocket: Sendable {
     /// started after this one, on the same path after this one's file was gone, keeps its socket),
     /// then releases the lock.
     public func release(logger: Logger) {
-        SocketServer.unlinkIfSame(path, identity, logger: logger)
+        Self.unlinkIfSame(path, identity, logger: logger)
         lock.release()
+    }
+}
+
+// The system calls, each with its error.
+extension OwnedUnixSocket {
+    /// Creates the socket's directory (mode 0755) when it does not exist yet.
+    static func makeDirectory(_ directory: String) throws {
+        do {
+            _ = try Syscall.retrying { mkdir(directory, 0o755) }
+        } catch .fileExists {
+            return
+        } catch {
+            throw SocketServerError.system("mkdir \(directory)", error)
+        }
+    }
+
+    /// A Unix stream socket bound at `address` (not yet listening: NIO listens when it adopts
+    /// it). `inUse` when another daemon bound the path between the stale check and this bind.
+    static func bindUnixSocket(_ address: UnixSocketAddress) throws -> Int32 {
+        let fd: Int32
+        do {
+            fd = try UnixSocket.make()
+        } catch {
+            throw SocketServerError.system("socket", error)
+        }
+        do {
+            _ = try address.withSockaddr { (sa, length) throws(Errno) in try Syscall.retrying { bind(fd, sa, length) } }
+        } catch {
+            try? Syscall.closeDescriptor(fd)  // never listened on: nothing to lose
+            if error == .addressInUse { throw SocketServerError.inUse(address.path) }
+            throw SocketServerError.system("bind \(address.path)", error)
+        }
+        return fd
+    }
+
+    /// Removes the socket file at `path` only if it is still the one this daemon bound.
+    static func unlinkIfSame(_ path: String, _ identity: FileIdentity?, logger: Logger) {
+        guard let identity, FileIdentity(path: path) == identity else { return }
+        do {
+            _ = try Syscall.retrying { unlink(path) }
+        } catch {
+            logger.warning("cannot remove the socket file \(path): \(error)")
+        }
+    }
+
+    static func setPermissions(path: String, mode: mode_t, group: String?) throws {
+        if let group {
+            guard let gid = resolveGroup(group) else { throw SocketServerError.unknownGroup(group) }
+            do {
+                _ = try Syscall.retrying { chown(path, uid_t.max, gid) }
+            } catch {
+                throw SocketServerError.system("chown \(path) to group \(group)", error)
+            }
+        }
+        do {
+            _ = try Syscall.retrying { chmod(path, mode) }
+        } catch {
+            throw SocketServerError.system("chmod \(path)", error)
+        }
+    }
+
+    static func resolveGroup(_ name: String) -> gid_t? {
+        if let n = gid_t(name) { return n }
+        guard let entry = getgrnam(name) else { return nil }
+        return entry.pointee.gr_gid
+    }
+}
+
+/// A file's device and inode.
+struct FileIdentity: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+
+    init?(path: String) {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
     }
 }

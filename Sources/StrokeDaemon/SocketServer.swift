@@ -81,17 +81,6 @@ public final class SocketServer: Sendable {
         return SocketServer(channel: channel, owned: owned, daemon: daemon, logger: logger)
     }
 
-    /// Creates the socket's directory (mode 0755) when it does not exist yet.
-    static func makeDirectory(_ directory: String) throws {
-        do {
-            _ = try Syscall.retrying { mkdir(directory, 0o755) }
-        } catch .fileExists {
-            return
-        } catch {
-            throw SocketServerError.system("mkdir \(directory)", error)
-        }
-    }
-
     /// Stops accepting and removes the socket file this server created, if the file at its path
     /// is still that one (same device and inode): a daemon started after this one, on the same
     /// path after this one was gone, keeps its socket.
@@ -128,35 +117,6 @@ public final class SocketServer: Sendable {
         }
     }
 
-    /// A Unix stream socket bound at `address` (not yet listening: NIO listens when it adopts
-    /// it). `inUse` when another daemon bound the path between the stale check and this bind.
-    static func bindUnixSocket(_ address: UnixSocketAddress) throws -> Int32 {
-        let fd: Int32
-        do {
-            fd = try UnixSocket.make()
-        } catch {
-            throw SocketServerError.system("socket", error)
-        }
-        do {
-            _ = try address.withSockaddr { (sa, length) throws(Errno) in try Syscall.retrying { bind(fd, sa, length) } }
-        } catch {
-            try? Syscall.closeDescriptor(fd)  // never listened on: nothing to lose
-            if error == .addressInUse { throw SocketServerError.inUse(address.path) }
-            throw SocketServerError.system("bind \(address.path)", error)
-        }
-        return fd
-    }
-
-    /// Removes the socket file at `path` only if it is still the one this daemon bound.
-    static func unlinkIfSame(_ path: String, _ identity: FileIdentity?, logger: Logger) {
-        guard let identity, FileIdentity(path: path) == identity else { return }
-        do {
-            _ = try Syscall.retrying { unlink(path) }
-        } catch {
-            logger.warning("cannot remove the socket file \(path): \(error)")
-        }
-    }
-
     /// Whether a connection to the Unix socket at `path` succeeds.
     public static func socketAccepts(_ path: String) -> Bool {
         guard let address = try? UnixSocketAddress(path: path), let fd = try? UnixSocket.connect(to: address) else {
@@ -164,41 +124,6 @@ public final class SocketServer: Sendable {
         }
         try? Syscall.closeDescriptor(fd)  // a probe's connection, never used
         return true
-    }
-
-    static func setPermissions(path: String, mode: mode_t, group: String?) throws {
-        if let group {
-            guard let gid = resolveGroup(group) else { throw SocketServerError.unknownGroup(group) }
-            do {
-                _ = try Syscall.retrying { chown(path, uid_t.max, gid) }
-            } catch {
-                throw SocketServerError.system("chown \(path) to group \(group)", error)
-            }
-        }
-        do {
-            _ = try Syscall.retrying { chmod(path, mode) }
-        } catch {
-            throw SocketServerError.system("chmod \(path)", error)
-        }
-    }
-
-    static func resolveGroup(_ name: String) -> gid_t? {
-        if let n = gid_t(name) { return n }
-        guard let entry = getgrnam(name) else { return nil }
-        return entry.pointee.gr_gid
-    }
-}
-
-/// A file's device and inode.
-struct FileIdentity: Hashable, Sendable {
-    var device: UInt64
-    var inode: UInt64
-
-    init?(path: String) {
-        var st = stat()
-        guard lstat(path, &st) == 0 else { return nil }
-        device = UInt64(st.st_dev)
-        inode = UInt64(st.st_ino)
     }
 }
 

@@ -28,19 +28,8 @@ def main():
         print('render %-14s -> exit %s %s' % (' '.join(args), r.returncode, line.strip()))
         if trap: broken.append(' '.join(args))
     # --follow with a daemon
-    sock = os.path.join(TMP, 's.sock'); cfg = os.path.join(TMP, 'c.yaml')
-    open(cfg, 'w').write('socket:\n  path: %s\n' % sock)
-    d = subprocess.Popen([BIN, 'daemon', '--config', cfg, '--socket', sock, '--replay', REC, '--no-loop', '--speed', '0'],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    PROCS.append(d)
-    t0 = time.time()
-    while time.time() - t0 < 30:
-        try:
-            s = socket.socket(socket.AF_UNIX); s.connect(sock); s.close(); break
-        except OSError: time.sleep(0.1)
-    else:
-        print('setup: daemon did not start'); return 2
-    r = subprocess.run([BIN, 'render', '--socket', sock, '-o', out, '--follow', '1e300'], capture_output=True, text=True, timeout=60)
+    d = Daemon(replay=REC, loop=False, speed=0)
+    r = subprocess.run([BIN, 'render', '--socket', d.sock, '-o', out, '--follow', '1e300'], capture_output=True, text=True, timeout=60)
     line = next((l for l in r.stderr.splitlines() if 'runtime failure' in l), '')
     print('render --socket --follow 1e300 -> exit %s %s' % (r.returncode, line.strip()))
     if r.returncode < 0 or r.returncode == 132 or 'runtime failure' in r.stderr:

@@ -11,41 +11,32 @@ import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import *  # noqa: F401,F403 (the helpers every script here shares)
 REC = REC03
-TMP = scratch_dir('advx-speed-')
 
-def run(name, args, cfgtext):
-    d = os.path.join(TMP, name); os.makedirs(d)
-    sock = os.path.join(d, 's.sock'); cfg = os.path.join(d, 'c.yaml')
-    open(cfg, 'w').write(cfgtext.replace('@SOCK@', sock).replace('@REC@', REC))
-    log = open(os.path.join(d, 'log'), 'w+')
-    p = subprocess.Popen([BIN, 'daemon', '--config', cfg, '--socket', sock] + args, stdout=log, stderr=log)
-    PROCS.append(p)
-    t0 = time.time(); served = False
-    while time.time() - t0 < 10 and p.poll() is None:
-        try:
-            s = socket.socket(socket.AF_UNIX); s.connect(sock); s.settimeout(5)
-            served = s.recv(10).startswith(b'{"type":"h'); s.close(); break
-        except OSError: time.sleep(0.1)
+def run(args, config=''):
+    d = Daemon(config=config, replay=None, extra=args, wait=False)
+    c = d.accepting(10, 0.1); served = False
+    if c is not None:
+        c.settimeout(5)
+        try: served = c.recv(10).startswith(b'{"type":"h')
+        except OSError: pass
+        c.close()
     time.sleep(0.5)
-    rc = p.poll()
-    if rc is None:
-        p.terminate(); p.wait(10)
-    log.seek(0); text = log.read()
-    trap = next((l.strip() for l in text.splitlines() if 'runtime failure' in l), '')
+    rc = d.p.poll()
+    if rc is None: d.stop()
+    trap = next((l.strip() for l in d.stderr().splitlines() if 'runtime failure' in l), '')
     return rc, served, trap
 
 def main():
     if not os.path.exists(BIN) or not os.path.exists(REC):
         print('setup: binary or recording missing'); return 2
-    base = 'socket:\n  path: @SOCK@\n'
-    rc, served, trap = run('control', ['--replay', REC, '--speed', '0.001'], base)
+    rc, served, trap = run(['--replay', REC, '--speed', '0.001'])
     if rc is not None or not served:
         print('setup: control daemon (--speed 0.001) did not serve: rc', rc); return 2
     broken = []
-    rc, served, trap = run('cli', ['--replay', REC, '--speed', '1e-15'], base)
+    rc, served, trap = run(['--replay', REC, '--speed', '1e-15'])
     print('--speed 1e-15: exit %s served %s %s' % (rc, served, trap))
     if rc is not None and (rc < 0 or rc == 132 or trap): broken.append('--speed 1e-15 (exit %s)' % rc)
-    rc, served, trap = run('cfg', [], base + 'devices:\n  replay: @REC@\n  speed: 1e-15\n')
+    rc, served, trap = run([], 'devices:\n  replay: %s\n  speed: 1e-15\n' % REC)
     print('devices.speed: 1e-15: exit %s served %s %s' % (rc, served, trap))
     if rc is not None and (rc < 0 or rc == 132 or trap): broken.append('devices.speed: 1e-15 (exit %s)' % rc)
     if broken:

@@ -44,9 +44,15 @@ import atexit
 atexit.register(_cleanup)
 
 class Daemon:
-    def __init__(self, config='', replay=REC01, loop=True, speed=None, extra=(), wait=True, http=None):
+    """A daemon of its own: its socket is `sock` (default: a fresh directory's s.sock), its
+    configuration `config` written to `self.cfg`, its stderr kept (`stderr()`). With `wait`, the
+    script stops with a setup error unless it accepts a connection within 15 s; without it, the
+    script asks (`accepting`, `exit_code`). `umask`: the daemon's, set before it starts."""
+    def __init__(self, config='', replay=REC01, loop=True, speed=None, extra=(), wait=True, http=None,
+                 sock=None, umask=None):
         self.dir = tempfile.mkdtemp(prefix='advd-', dir='/tmp')
-        self.sock = os.path.join(self.dir, 's.sock')
+        _SCRATCH.append(self.dir)
+        self.sock = sock or os.path.join(self.dir, 's.sock')
         self.cfg = os.path.join(self.dir, 'c.yaml')
         with open(self.cfg, 'w') as f:
             f.write(config)
@@ -59,21 +65,33 @@ class Daemon:
         args += list(extra)
         self.args = args
         self.errf = open(os.path.join(self.dir, 'stderr'), 'wb+')
-        self.p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=self.errf)
+        self.p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=self.errf,
+                                  preexec_fn=None if umask is None else (lambda: os.umask(umask)))
         _DAEMONS.append(self)
         if wait:
-            t0 = time.time()
-            while time.time() - t0 < 15:
+            c = self.accepting(15)
+            if c is None:
                 if self.p.poll() is not None:
                     setup_error('daemon exited %s: %s' % (self.p.returncode, self.stderr()[-2000:]))
-                if os.path.exists(self.sock):
-                    try:
-                        s = socket.socket(socket.AF_UNIX); s.connect(self.sock); s.close(); break
-                    except OSError:
-                        pass
-                time.sleep(0.05)
-            else:
                 setup_error('daemon did not come up')
+            c.close()
+    def accepting(self, timeout=15, interval=0.05):
+        """The first connection to `sock` that the daemon accepts within `timeout` s (a connected
+        socket, the caller's to close), or None if it exited first or never accepted."""
+        end = time.time() + timeout
+        while time.time() < end:
+            if self.p.poll() is not None: return None
+            c = socket.socket(socket.AF_UNIX)
+            try:
+                c.connect(self.sock); return c
+            except OSError:
+                c.close()
+            time.sleep(interval)
+        return None
+    def exit_code(self, timeout=15):
+        """Its exit status once it exits within `timeout` s; None if it is still running."""
+        try: return self.p.wait(timeout)
+        except subprocess.TimeoutExpired: return None
     def stderr(self):
         self.errf.flush(); self.errf.seek(0); return self.errf.read().decode('utf-8', 'replace')
     def alive(self):

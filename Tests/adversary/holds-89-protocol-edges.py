@@ -12,35 +12,16 @@ import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import *  # noqa: F401,F403 (the helpers every script here shares)
 REC = REC01
-TMP = scratch_dir('advx-edges-')
 
-class C:
-    def __init__(self, path):
-        self.s = socket.socket(socket.AF_UNIX); self.s.connect(path); self.buf = b''
-        self.hello = json.loads(self.line())
+class C(Client):
     def line(self, timeout=10):
-        end = time.time() + timeout
-        while b'\n' not in self.buf:
-            if time.time() > end: return None
-            self.s.settimeout(max(0.01, end - time.time()))
-            try: d = self.s.recv(65536)
-            except socket.timeout: return None
-            if not d: return b''
-            self.buf += d
-        l, self.buf = self.buf.split(b'\n', 1); return l
+        """The next line; b'' once the daemon has closed, None if nothing came within `timeout`."""
+        l = self.recv_raw_line(timeout)
+        return b'' if l is None and self.eof else l
 
 def main():
     if not os.path.exists(BIN) or not os.path.exists(REC): print('setup: missing files'); return 2
-    sock = os.path.join(TMP, 's.sock'); cfg = os.path.join(TMP, 'c.yaml')
-    open(cfg, 'w').write('socket:\n  path: %s\n' % sock)
-    p = subprocess.Popen([BIN, 'daemon', '--config', cfg, '--socket', sock, '--replay', REC, '--loop', '--speed', '1'],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    PROCS.append(p)
-    t0 = time.time()
-    while time.time() - t0 < 30:
-        try: socket.socket(socket.AF_UNIX).connect(sock); break
-        except OSError: time.sleep(0.05)
-    else: print('setup: no daemon'); return 2
+    sock = Daemon(replay=REC, loop=True, speed=1).sock
     fails = []
     def sized(n, end):
         base, tail = b'{"id":1,"request":"ping","pad":"', b'"}'

@@ -10,28 +10,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import *  # noqa: F401,F403 (the helpers every script here shares)
 REC = REC03
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 10
-TMP = scratch_dir('advx-sig-')
 
-def start(i):
-    d = os.path.join(TMP, str(i)); os.makedirs(d)
-    sock = os.path.join(d, 's.sock'); cfg = os.path.join(d, 'c.yaml')
-    open(cfg, 'w').write('socket:\n  path: %s\n' % sock)
-    p = subprocess.Popen([BIN, 'daemon', '--config', cfg, '--socket', sock, '--replay', REC, '--no-loop', '--speed', '0'],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    PROCS.append(p)
-    t0 = time.time()
-    while time.time() - t0 < 30:
-        c = socket.socket(socket.AF_UNIX)
-        try: c.connect(sock); return p, sock, c
-        except OSError: c.close()
-    return p, sock, None
+def start():
+    """A daemon, and the first connection it accepts (tried without a pause, to be first)."""
+    d = Daemon(replay=REC, loop=False, speed=0, wait=False)
+    return d.p, d.sock, d.accepting(30, 0)
 
 def main():
     if not os.path.exists(BIN) or not os.path.exists(REC): print('setup: missing files'); return 2
     fails = []
     for i in range(N):
         sig = signal.SIGHUP if i % 2 == 0 else signal.SIGTERM
-        p, sock, c = start(i)
+        p, sock, c = start()
         if c is None: print('setup: daemon never accepted'); return 2
         os.kill(p.pid, sig)
         if sig == signal.SIGHUP:

@@ -12,35 +12,29 @@ import stat
 
 DIR = scratch_dir('advy-')
 REC = REC03
-procs = PROCS
 
-def daemon(strokes, sock, http):
-    p = subprocess.Popen([strokes, "daemon", "--socket", sock, "--http", http, "--replay", REC, "--loop"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=lambda: os.umask(0))
-    procs.append(p); return p
+def daemon(sock, http):
+    """A daemon under umask 000 (what the mode must not depend on); not waited for."""
+    return Daemon(replay=REC, loop=True, sock=sock, http=http, wait=False, umask=0)
 
 def main():
     if not os.access(BIN, os.X_OK) or not os.path.exists(REC):
         print("usage: %s STROKES (needs %s)" % (sys.argv[0], REC)); return 2
-    S = BIN
-    os.makedirs(DIR, exist_ok=True)
     problems = []
     # 1. a regular file at the HTTP path
     open(DIR + "/h.sock", "w").write("precious")
-    p = daemon(S, DIR + "/c.sock", DIR + "/h.sock")
-    try: p.wait(timeout=15)
-    except subprocess.TimeoutExpired: problems.append("daemon kept running over a regular file")
-    if p.returncode == 0: problems.append("exit 0 over a regular file")
+    rc = daemon(DIR + "/c.sock", DIR + "/h.sock").exit_code(15)
+    if rc is None: problems.append("daemon kept running over a regular file")
+    if rc == 0: problems.append("exit 0 over a regular file")
     if not os.path.isfile(DIR + "/h.sock") or open(DIR + "/h.sock").read() != "precious":
         problems.append("the regular file at the HTTP path was replaced")
     os.unlink(DIR + "/h.sock")
     # 2. HTTP path == client socket path
-    p = daemon(S, DIR + "/c.sock", DIR + "/c.sock")
-    try: p.wait(timeout=15)
-    except subprocess.TimeoutExpired: problems.append("daemon ran with both listeners on one path")
-    if p.returncode != 69: problems.append("same path for both listeners: exit %s, want 69" % p.returncode)
+    rc = daemon(DIR + "/c.sock", DIR + "/c.sock").exit_code(15)
+    if rc is None: problems.append("daemon ran with both listeners on one path")
+    if rc != 69: problems.append("same path for both listeners: exit %s, want 69" % rc)
     # 3. normal run
-    p = daemon(S, DIR + "/c.sock", DIR + "/h.sock")
+    dm = daemon(DIR + "/c.sock", DIR + "/h.sock")
     t0 = time.time()
     while not os.path.exists(DIR + "/h.sock") and time.time() - t0 < 15: time.sleep(0.1)
     time.sleep(0.5)
@@ -58,9 +52,8 @@ def main():
         if b'"status":"ok"' not in data: problems.append("/healthz over the Unix socket: %r" % data[:200])
     except OSError as e:
         problems.append("HTTP socket: %s" % e)
-    p.terminate()
-    try: p.wait(timeout=15)
-    except subprocess.TimeoutExpired: problems.append("no exit on SIGTERM")
+    dm.p.terminate()
+    if dm.exit_code(15) is None: problems.append("no exit on SIGTERM")
     if os.path.exists(DIR + "/h.sock"): problems.append("HTTP socket file left after exit")
     if problems:
         print("BROKEN: " + "; ".join(problems)); return 1

@@ -9,7 +9,6 @@ from common import *  # noqa: F401,F403 (the helpers every script here shares)
 
 DIR = scratch_dir('advy-')
 REC = REC01
-procs = PROCS
 
 CFG1 = 'socket:\n  path: %s/s.sock\n  mode: "0660"\nmaxLineLength: 65536\nmaxClients: 256\nhttp:\n  listen: %s/h.sock\n'
 CFG2 = 'socket:\n  path: %s/s.sock\n  mode: "0600"\nmaxLineLength: 1000\nmaxClients: 2\nhttp:\n  listen: %s/h2.sock\n'
@@ -20,14 +19,8 @@ def conn():
 def main():
     if not os.access(BIN, os.X_OK) or not os.path.exists(REC):
         print("usage: %s STROKES" % sys.argv[0]); return 2
-    os.makedirs(DIR, exist_ok=True)
-    cfg = DIR + "/c.yaml"; log = open(DIR + "/d.log", "wb")
-    open(cfg, "w").write(CFG1 % (DIR, DIR))
-    p = subprocess.Popen([BIN, "daemon", "--config", cfg, "--replay", REC, "--loop"], stdout=log, stderr=log)
-    procs.append(p)
-    t0 = time.time()
-    while not os.path.exists(DIR + "/s.sock") and time.time() - t0 < 15: time.sleep(0.1)
-    time.sleep(0.5)
+    d = Daemon(config=CFG1 % (DIR, DIR), replay=REC, loop=True, sock=DIR + "/s.sock")
+    cfg, p = d.cfg, d.p
     problems = []
     keep, kf = conn(); kf.readline()          # a client present across the reloads
     # an invalid file first: nothing changes
@@ -48,8 +41,8 @@ def main():
     a, af = conn(); af.readline()
     b, bf = conn(); line = bf.readline()
     if b"tooManyClients" not in line: problems.append("maxClients 2 not applied: third client got %r" % line[:120])
-    p.terminate(); p.wait(timeout=15); log.close()
-    text = open(DIR + "/d.log").read()
+    p.terminate(); p.wait(timeout=15)
+    text = d.stderr()
     restart = [l for l in text.splitlines() if "next restart" in l]
     if not restart or "socket.mode" not in restart[0] or "http" not in restart[0]:
         problems.append("log does not name socket.mode / http as needing a restart")
