@@ -115,7 +115,8 @@ extension DaemonConfiguration {
                 }
             case "history": config.history = try r.int(value, "history", min: 0)
             case "resume": config.resume = try r.int(value, "resume", min: 0)
-            case "maxLineLength": config.maxLineLength = try r.int(value, "maxLineLength", min: 256)
+            case "maxLineLength": config.maxLineLength = try r.int(
+                value, "maxLineLength", min: 256, max: DaemonConfiguration.maxLineLengthLimit)
             case "historyPageBytes": config.historyPageBytes = try r.int(value, "historyPageBytes", min: 4096)
             case "maxClients": config.maxClients = try r.int(value, "maxClients", min: 1)
             case "maxClientsPerUid": config.maxClientsPerUid = try r.int(value, "maxClientsPerUid", min: 1)
@@ -187,6 +188,13 @@ private struct ConfigReader {
 
     func int(_ node: YAMLNode, _ key: String, min: Int) throws -> Int {
         guard let i = node.int, i >= min else { throw error(node, "'\(key)' must be an integer ≥ \(min)") }
+        return i
+    }
+
+    func int(_ node: YAMLNode, _ key: String, min: Int, max: Int) throws -> Int {
+        guard let i = node.int, i >= min, i <= max else {
+            throw error(node, "'\(key)' must be an integer from \(min) to \(max)")
+        }
         return i
     }
 

@@ -30,6 +30,9 @@ public struct DaemonConfiguration: Sendable {
     public var history = 256
     public var resume = 4096
     public var maxLineLength = 65536
+    /// The most `maxLineLength` may be (16 MiB): a request line is a few hundred bytes, and each
+    /// client may hold one line this long while it arrives.
+    public static let maxLineLengthLimit = 16 << 20
     public var historyPageBytes = 256 << 10
     public var maxClients = 256
     public var maxClientsPerUid = 32

@@ -74,6 +74,9 @@ import Testing
         ("gestures:\n  settleTime: 9223372036854775807\n", "t.yaml:2: 'gestures.settleTime' must be at most"),
         ("gestures:\n  doubleTapMinTime: -1e300\n", "t.yaml:2: 'gestures.doubleTapMinTime' must be at most"),
         ("gestures:\n  devices:\n    - {match: \"name:*\", velocityWindow: 1e19}\n", "t.yaml:3: 'gestures.devices"),
+        // Found by a black-box test: accepted, it let each client hold a line of any length.
+        ("maxLineLength: 9223372036854775807\n", "t.yaml:1: 'maxLineLength' must be an integer from 256 to 16777216"),
+        ("maxLineLength: 255\n", "t.yaml:1: 'maxLineLength' must be an integer from 256 to 16777216"),
     ])
     func invalidConfigurationNamesFileLineAndKey(_ text: String, _ prefix: String) {
         do {
