@@ -88,6 +88,11 @@ final class ClientConnection {
     var wantsGestures: Bool { subscription != nil && typeFilter.gestures }
     var queue: ClientQueue<Outgoing>
     var sent: UInt64 = 0
+    /// Bytes of the lines queued for it that are not the stream's: replies, errors, snapshots and
+    /// resumed messages (what `pacing` charges its requests).
+    private(set) var repliedBytes = 0
+    /// How fast its requests are read (`ClientHandler`).
+    var pacing = RequestPacing()
     /// Since when the client's socket has taken nothing while messages wait for it (nil while it
     /// takes what it is given).
     var stalledSince: NIODeadline?
@@ -167,6 +172,7 @@ final class ClientConnection {
     /// Queues a line of the client's own (a reply, an error, a snapshot), never merged; false when
     /// the client has fallen too far behind and must go.
     func enqueue(_ message: Outgoing) -> Bool {
+        repliedBytes &+= message.bytes.readableBytes
         refreshHanded()
         return held(queue.enqueue(message, mergeKey: nil, bytes: Outgoing.charge(lineBytes: message.bytes.readableBytes)))
     }
@@ -175,6 +181,7 @@ final class ClientConnection {
     /// that is not `mergeable` (sent for a resume) is never merged with another.
     func enqueue(_ b: Broadcast, mergeable: Bool = true) -> Bool {
         if let finished = b.finishedKey { queue.finished(finished) }
+        if !mergeable { repliedBytes &+= b.bytes.readableBytes }
         let key = mergeable ? b.mergeKey : nil
         return held(queue.enqueue(.shared(b), mergeKey: key, bytes: Outgoing.charge(lineBytes: b.bytes.readableBytes)))
     }

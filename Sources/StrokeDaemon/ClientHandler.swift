@@ -6,7 +6,9 @@ import Glibc
 #endif
 
 /// The per-connection NIO handler: splits the input into lines (at most `maxLineLength` bytes),
-/// hands each to the daemon, and pumps the client's queue when the socket drains.
+/// hands each to the daemon at the pace its replies allow (`RequestPacing`: past the burst, the
+/// socket is not read until the next request may be), and pumps the client's queue when the
+/// socket drains.
 ///
 /// Any channel whose pipeline turns its input into request bytes and its output (one `ByteBuffer`
 /// per protocol line, newline included) back into its own framing can be a client this way: the
@@ -28,6 +30,10 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
     private var client: ClientConnection?
     private var connected = false
     private var pending: ByteBuffer?
+    /// Requests wait for `RequestPacing`: the socket is not read, lines already read stay in `pending`.
+    private var paced = false
+    /// The client shut down its writing side; acted on once the requests it sent are answered.
+    private var inputClosed = false
 
     /// - Parameter readsCredentials: whether the peer's `SO_PEERCRED` (and groups) are read for the
     ///   allow-lists and `maxClientsPerUid`; false for connections whose peer has none that mean
@@ -79,22 +85,47 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
         } else {
             pending!.writeBuffer(&incoming)
         }
+        // While paced, what NIO had already read waits here (one read cycle: autoRead is off).
+        if !paced { handleLines(context, client) }
+    }
+
+    /// Hands the complete lines in `pending` to the daemon until they run out or the client must
+    /// wait for its pacing.
+    private func handleLines(_ context: ChannelHandlerContext, _ client: ClientConnection) {
         while let (line, length) = nextLine() {
             guard length <= daemon.settings.maxLineLength else {
                 tooLong(client)
                 return
             }
-            guard let line else {
+            let replied = client.repliedBytes
+            if let line {
+                daemon.handle(line: line, from: client)
+            } else {
                 // JSON between systems is UTF-8 (RFC 8259 §8.1): bytes that are not are refused,
                 // not repaired into U+FFFD and answered as if the client had sent those.
                 let error = ProtocolError(.invalidJSON, "a request is UTF-8 text; this line is not", id: nil)
                 daemon.send(error.json, to: client)
-                continue
             }
-            daemon.handle(line: line, from: client)
             if client.closing { return }
+            if let wait = client.pacing.charge(client.repliedBytes &- replied, at: .now()) {
+                pace(context, client, for: wait)
+                return
+            }
         }
         if let pending, pending.readableBytes > daemon.settings.maxLineLength { tooLong(client) }
+        if inputClosed { inputDone(client) }
+    }
+
+    /// Stops reading the socket for `wait`, then answers the lines read meanwhile and reads on.
+    private func pace(_ context: ChannelHandlerContext, _ client: ClientConnection, for wait: TimeAmount) {
+        paced = true
+        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+        context.eventLoop.assumeIsolated().scheduleTask(in: wait) {
+            self.paced = false
+            guard self.client === client, !client.closing, context.channel.isActive else { return }
+            try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
+            self.handleLines(context, client)
+        }
     }
 
     private func tooLong(_ client: ClientConnection) {
@@ -123,12 +154,18 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
             return
         }
         // The client shut down its writing side: a subscriber goes on receiving (`nc -N` style
-        // clients), anyone else is done once its replies are out.
+        // clients), anyone else is done once its replies are out (those to requests waiting for
+        // their pacing too).
         if let e = event as? ChannelEvent, e == .inputClosed, let client {
-            if client.subscription == nil { daemon.disconnect(client, reason: "clientClosed", drain: true) }
+            inputClosed = true
+            if !paced { inputDone(client) }
             return
         }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    private func inputDone(_ client: ClientConnection) {
+        if client.subscription == nil, !client.closing { daemon.disconnect(client, reason: "clientClosed", drain: true) }
     }
 
     public func channelWritabilityChanged(context: ChannelHandlerContext) {

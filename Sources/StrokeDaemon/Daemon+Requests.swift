@@ -207,6 +207,7 @@ extension Daemon {
         c.field("queuedBytes", client.currentHeldBytes())
         c.field("merged", client.queue.mergedTotal)
         c.field("subscribed", client.subscription != nil)
+        c.field("paced", client.pacing.waits)
         w.raw("you", c.finish())
     }
 }

@@ -103,6 +103,8 @@ public final class Daemon: Sendable {
         public var allowGIDs: Set<UInt32>? = nil
         /// How long a disconnected client's last messages (and `goodbye`) may take to be written.
         public var closeGrace = TimeAmount.seconds(2)
+        /// How fast each client's requests are read, by their replies' bytes (a full bucket).
+        public var requestPacing = RequestPacing()
         public init() {}
     }
 
@@ -266,6 +268,7 @@ public final class Daemon: Sendable {
             _state.value.acceptFailures = 0
         }
         let client = ClientConnection(id: _state.value.nextClient, channel: channel, limits: settings.queue, logger: logger)
+        client.pacing = settings.requestPacing
         _state.value.nextClient += 1
         client.peer = peer
         client.logger.info("client connected", metadata: ["peer": "\(peer.map(\.description) ?? "unknown")"])

@@ -118,6 +118,16 @@ extension DaemonConfiguration {
             case "maxLineLength": config.maxLineLength = try r.int(
                 value, "maxLineLength", min: 256, max: DaemonConfiguration.maxLineLengthLimit)
             case "historyPageBytes": config.historyPageBytes = try r.int(value, "historyPageBytes", min: 4096)
+            case "requests":
+                for (k, v) in try r.mapping(value, "requests") {
+                    switch k {
+                    case "burstBytes":
+                        config.requestBurstBytes = try r.int(v, "requests.burstBytes", min: 65536, max: 1 << 30)
+                    case "bytesPerSecond":
+                        config.requestBytesPerSecond = try r.int(v, "requests.bytesPerSecond", min: 4096, max: 1 << 29)
+                    default: throw r.unknown(v, "requests.\(k)")
+                    }
+                }
             case "maxClients": config.maxClients = try r.int(value, "maxClients", min: 1)
             case "maxClientsPerUid": config.maxClientsPerUid = try r.int(value, "maxClientsPerUid", min: 1)
             case "calibration":

@@ -34,6 +34,10 @@ public struct DaemonConfiguration: Sendable {
     /// client may hold one line this long while it arrives.
     public static let maxLineLengthLimit = 16 << 20
     public var historyPageBytes = 256 << 10
+    /// How fast each client's requests are read, by their replies' bytes (`RequestPacing`):
+    /// `requests.burstBytes` at once, then `requests.bytesPerSecond`.
+    public var requestBurstBytes = 8 << 20
+    public var requestBytesPerSecond = 2 << 20
     public var maxClients = 256
     public var maxClientsPerUid = 32
     public var calibrations: [DeviceCalibration] = []
@@ -109,6 +113,7 @@ public struct DaemonConfiguration: Sendable {
         s.queue = queue
         s.maxLineLength = maxLineLength
         s.historyPageBytes = historyPageBytes
+        s.requestPacing = RequestPacing(burst: requestBurstBytes, bytesPerSecond: requestBytesPerSecond)
         s.maxClients = maxClients
         s.maxClientsPerUid = maxClientsPerUid
         s.allowUIDs = allowUIDs

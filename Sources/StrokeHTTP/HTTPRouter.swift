@@ -27,6 +27,11 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
     /// `GET /history` that were never read took the daemon from 26 to 270 MB: an adversary's
     /// finding). With `BackPressureHandler` (`HTTPServer`) its further requests wait unread.
     private var waiting: HTTPRequestHead?
+    /// How fast this connection's requests are answered, by their answers' bytes (`RequestPacing`,
+    /// as a socket client's); made from the daemon's settings at the first request.
+    private var pacing: RequestPacing?
+    /// A request that comes meanwhile is `waiting` until the bucket has refilled.
+    private var paced = false
 
     private let refusals: RefusalLog
 
@@ -45,20 +50,35 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let h = head else { return }
             head = nil
-            if context.channel.isWritable {
-                respond(context, h)
-            } else {
-                waiting = h
-            }
+            waiting = h
+            answerWaiting(context)
         }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, let h = waiting {
-            waiting = nil
-            respond(context, h)
-        }
+        answerWaiting(context)
         context.fireChannelWritabilityChanged()
+    }
+
+    /// Answers the request that waits, if the connection is writable and its pacing allows.
+    private func answerWaiting(_ context: ChannelHandlerContext) {
+        guard let h = waiting, !paced, context.channel.isWritable else { return }
+        waiting = nil
+        respond(context, h)
+    }
+
+    /// Charges an answer of `bytes` before it is written (writing it lets NIO's pipelining handler
+    /// pass the next request at once); past the burst, the next answer waits for the bucket.
+    private func charge(_ context: ChannelHandlerContext, _ bytes: Int) {
+        var pacing = self.pacing ?? daemon.settings.requestPacing
+        let wait = pacing.charge(bytes, at: .now())
+        self.pacing = pacing
+        guard let wait else { return }
+        paced = true
+        context.eventLoop.assumeIsolated().scheduleTask(in: wait) {
+            self.paced = false
+            if context.channel.isActive { self.answerWaiting(context) }
+        }
     }
 
     private func respond(_ context: ChannelHandlerContext, _ h: HTTPRequestHead) {
@@ -187,6 +207,7 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
             headers.add(name: "x-frame-options", value: "DENY")
         }
         for (name, value) in extra { headers.add(name: name, value: value) }
+        charge(context, body.readableBytes)
         let keepAlive = h.isKeepAlive && !close
         if !keepAlive { headers.add(name: "connection", value: "close") }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: status, headers: headers))), promise: nil)

@@ -16,6 +16,7 @@ import Testing
         #expect(c.queue == d.queue && c.history == d.history && c.resume == d.resume)
         #expect(c.historyPageBytes == d.historyPageBytes && c.maxClients == d.maxClients)
         #expect(c.maxClientsPerUid == d.maxClientsPerUid && c.maxLineLength == d.maxLineLength)
+        #expect(c.requestBurstBytes == d.requestBurstBytes && c.requestBytesPerSecond == d.requestBytesPerSecond)
         #expect(c.devices.isEmpty && !c.grab && c.replay == nil && c.calibrations.isEmpty)
     }
 
@@ -26,6 +27,7 @@ import Testing
             devices: {match: ["name:Wacom*", /dev/input/event3], grab: true, replay: a.evemu, loop: false, speed: 2.5}
             queue: {mergeAfter: 10, disconnectAfter: 20, disconnectAfterBytes: 100000, totalBytes: 200000, disconnectAfterSeconds: 2.5}
             historyPageBytes: 5000
+            requests: {burstBytes: 100000, bytesPerSecond: 50000}
             maxClients: 9
             maxClientsPerUid: 4
             history: 3
@@ -45,6 +47,7 @@ import Testing
                     mergeAfter: 10, disconnectAfter: 20, disconnectAfterBytes: 100000, totalBytes: 200000,
                     disconnectAfterStall: .milliseconds(2500)))
         #expect(c.historyPageBytes == 5000 && c.maxClients == 9 && c.maxClientsPerUid == 4)
+        #expect(c.settings.requestPacing.burst == 100000 && c.settings.requestPacing.bytesPerSecond == 50000)
         #expect(c.history == 3 && c.resume == 7 && c.maxLineLength == 1024)
         #expect(c.calibration(path: "/dev/input/event9", name: "X") == .rotation(degrees: 90))
         // invertX, then the matrix's translation.
@@ -77,6 +80,8 @@ import Testing
         // Found by a black-box test: accepted, it let each client hold a line of any length.
         ("maxLineLength: 9223372036854775807\n", "t.yaml:1: 'maxLineLength' must be an integer from 256 to 16777216"),
         ("maxLineLength: 255\n", "t.yaml:1: 'maxLineLength' must be an integer from 256 to 16777216"),
+        ("requests:\n  bytesPerSecond: 0\n", "t.yaml:2: 'requests.bytesPerSecond' must be an integer from 4096"),
+        ("requests:\n  burstByte: 1\n", "t.yaml:2: unknown key 'requests.burstByte'"),
     ])
     func invalidConfigurationNamesFileLineAndKey(_ text: String, _ prefix: String) {
         do {

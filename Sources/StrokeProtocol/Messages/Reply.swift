@@ -134,14 +134,21 @@ public struct Reply: Codable, Sendable, Hashable {
             /// Moves merged away for this client (docs/protocol.md, "Slow clients").
             public var merged: UInt64
             public var subscribed: Bool
+            /// Times this client's requests waited for their pace (docs/protocol.md, "Limits");
+            /// nil from a daemon that does not pace them.
+            public var paced: UInt64?
 
-            public init(client: UInt64, sent: UInt64, queued: Int, queuedBytes: Int, merged: UInt64, subscribed: Bool) {
+            public init(
+                client: UInt64, sent: UInt64, queued: Int, queuedBytes: Int, merged: UInt64, subscribed: Bool,
+                paced: UInt64? = nil
+            ) {
                 self.client = client
                 self.sent = sent
                 self.queued = queued
                 self.queuedBytes = queuedBytes
                 self.merged = merged
                 self.subscribed = subscribed
+                self.paced = paced
             }
         }
     }
