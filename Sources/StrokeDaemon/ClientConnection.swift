@@ -88,6 +88,11 @@ final class ClientConnection {
     var wantsGestures: Bool { subscription != nil && typeFilter.gestures }
     var queue: ClientQueue<Outgoing>
     var sent: UInt64 = 0
+    /// `write` is running: a `pump` from inside it (NIO calling back during a write) is noted in
+    /// `writeRequested` and done after it, in order.
+    private var writing = false
+    private var writeRequested = false
+    private var writeAllRequested = false
     /// Bytes of the lines queued for it that are not the stream's: replies, errors, snapshots and
     /// resumed messages (what `pacing` charges its requests).
     private(set) var repliedBytes = 0
@@ -228,7 +233,7 @@ final class ClientConnection {
     /// hold, when the queue would merge any of them (limits smaller than a frame), or when they
     /// are more than one batch.
     private func sendAtOnce(_ messages: [Broadcast]) -> Bool {
-        guard let descriptor, handedToNIO == 0, queue.isEmpty, channel.isActive else { return false }
+        guard let descriptor, handedToNIO == 0, queue.isEmpty, !writing, channel.isActive else { return false }
         var count = 0
         var size = 0
         var charged = 0
@@ -271,6 +276,28 @@ final class ClientConnection {
     /// one buffer for `writev`) and flushes once. A lone message goes as its own bytes (a stream
     /// message's, those every client shares); several are copied into the client's batch buffer, once.
     private func write(all: Bool) {
+        // Not re-entered: NIO can call `channelWritabilityChanged` (and so `pump`) from inside a
+        // write, while an encoder is between the parts of one message (a chunk's size, data and
+        // CRLF; a WebSocket frame per line); a write from there came before the rest of the
+        // batch being written (messages out of order over WebSocket, a malformed chunk over
+        // SSE: found by an adversary). The write in progress goes on until the queue allows.
+        guard !writing else {
+            writeRequested = true
+            writeAllRequested = writeAllRequested || all
+            return
+        }
+        writing = true
+        defer { writing = false }
+        var all = all
+        repeat {
+            writeRequested = false
+            writeOnce(all: all)
+            all = writeAllRequested
+            writeAllRequested = false
+        } while writeRequested && channel.isActive
+    }
+
+    private func writeOnce(all: Bool) {
         guard channel.isActive else { return }
         if let descriptor, handedToNIO == 0, !all {
             writeDirectly(to: descriptor)

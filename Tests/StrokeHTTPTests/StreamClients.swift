@@ -52,7 +52,9 @@ final class SSEReader {
             return
         }
         body += try client.take(size, timeout: timeout)
-        _ = try client.take(2, timeout: timeout)
+        // A chunk ends with CRLF (RFC 9112 §7.1): anything else is a malformed response.
+        let end = try client.take(2, timeout: timeout)
+        guard end == [13, 10] else { throw TCPClient.Failure(description: "a chunk of \(size) bytes ends with \(end), not CRLF") }
     }
 
     /// Events until none arrives for `quiet` seconds (or the stream ends).
