@@ -14,7 +14,8 @@ end state, cancel reason; stroke ids mapped by order of appearance):
   2b. Gaps: the same with a daemon that keeps nothing to resume from (`resume: 0`): every
      reconnection gets gapTooOld, and the snapshot and history make the picture whole again.
   3. Restart: the daemon stopped and started again on the same port: the page reconnects, sees a
-     new instance and draws the new run's strokes afresh.
+     new instance and draws the new run's strokes afresh; then over the event stream, with a new
+     daemon whose seq has passed the old one's when the page reconnects.
   4. Event stream: the same as 1 over Server-Sent Events (page.js?transport=sse).
   5. Pen: a pen-and-eraser recording (17) with hover subscribed (?hover=1).
   6. Fallback: a browser whose WebSockets never connect (as behind a proxy that drops upgrades)
@@ -298,6 +299,32 @@ def check_restart(browser, directory, expected, port, daemon, before):
         daemon.stop()
 
 
+def check_restart_event_stream(browser, directory, expected):
+    """A restart seen over the event stream: the page must open the stream again from the new
+    instance's start. It reopened it with the old instance's last seq, and the new daemon resumed
+    after that number of its own (an adversary's finding: its first strokes never appeared)."""
+    port = free_port()
+    daemon = Daemon(RECORDING_03, 1, port, directory)
+    try:
+        browser.navigate(f"http://127.0.0.1:{port}/?transport=sse")
+        before = wait_quiet(browser, expected, 30, "restart (sse)")
+    finally:
+        daemon.stop()
+    browser.wait_for("!window.strokesState.connected", 10, "restart (sse): the page did not notice the daemon stopped")
+    # The new daemon serves the whole recording at once, so its seq is past the old one's by the
+    # time the page reconnects: a resume after the old seq would skip every stroke.
+    daemon = Daemon(RECORDING_03, 0, port, directory)
+    try:
+        browser.wait_for(f"window.strokesState.instance !== {json.dumps(before['instance'])}", 30,
+                         "restart (sse): the page did not reconnect to the new daemon")
+        state = wait_quiet(browser, expected, 30, "restart (sse)")
+        if state["transport"] != "sse":
+            raise Failure(f"restart (sse): the page used {state['transport']}")
+        compare(state, expected, "restart (sse)")
+    finally:
+        daemon.stop()
+
+
 def check_resume(browser, directory, expected, transport, gaps=False):
     port = free_port()
     # 03 lasts 0.57 s: at a tenth of its pace, about 6 s with fingers down throughout. With
@@ -426,6 +453,8 @@ def run_tests():
         print(f"browser: websocket: {len(expected)} strokes, {state['events']} events equal strokes replay")
         check_restart(browser, directory, expected, port, daemon, state)
         print("browser: restart: the page reconnected to a new instance and drew its strokes afresh")
+        check_restart_event_stream(browser, directory, expected)
+        print("browser: restart (sse): the event stream opened again from the new instance's start, every stroke drawn")
         for transport in ("ws", "sse"):
             drops = check_resume(browser, directory, expected, transport)
             print(f"browser: resume ({transport}): {drops} dropped connections, each resumed, nothing lost or doubled")

@@ -374,7 +374,16 @@
         fetchDevices();
       }
       if (m.type === "hello") {
-        if (state.instance !== null && state.instance !== m.instance) resetForNewInstance();
+        if (state.instance !== null && state.instance !== m.instance) {
+          // A restarted daemon: this stream resumed after a seq of the old instance, which names
+          // other messages now. Start afresh, and open the stream again from the new one's start.
+          resetForNewInstance();
+          state.instance = m.instance;
+          es.close();
+          source = null;
+          connectEventStream();
+          return;
+        }
         state.instance = m.instance;
         sessionUp();
         fetchDevices();
