@@ -8,12 +8,12 @@ extension MultitouchDecoder {
         switch event.type {
         case .abs:
             let code = event.code
-            guard code <= AbsCode.max, declared.abs[Int(code)] else {
+            guard code <= AbsCode.max, case let axis = declared.abs[Int(code)], axis.declared else {
                 note(.undeclaredCode(type: .abs, code: code))
                 return
             }
-            if code != AbsCode.mtSlot, let range = declared.absRange[Int(code)], !range.contains(event.value),
-                !(code == AbsCode.mtTrackingID && event.value == -1)
+            if axis.outOfRange(event.value), code != AbsCode.mtSlot, !(code == AbsCode.mtTrackingID && event.value == -1),
+                let range = axis.range
             {
                 note(.valueOutOfRange(code: code, value: event.value, range: range))
             }

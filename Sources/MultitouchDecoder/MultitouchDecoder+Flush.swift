@@ -12,6 +12,17 @@ extension MultitouchDecoder {
     }
 
     private mutating func flushSlot(_ s: Int, time: Timestamp, into out: inout [ContactEvent]) {
+        // The common case first: the slot's contact goes on, published and touching, nothing ended
+        // or came and went within the frame, no hover: a motion, if an axis changed.
+        if !declared.hasMTDistance, slots[s].committedEndSample == nil, slots[s].transients.isEmpty,
+            case .contact(let c) = slots[s].current, !c.pending, !c.suppressed,
+            case .contact(let old) = slots[s].committed, old.generation == c.generation,
+            slots[s].sample.toolType != ToolType.palm
+        {
+            if slots[s].axesDirty { out.append(event(.moved, slot: s, contact: c, time: time, sample: slots[s].sample)) }
+            slots[s].commit()
+            return
+        }
         if let endSample = slots[s].committedEndSample, case .contact(let c) = slots[s].committed {
             if c.published {
                 if c.touching {

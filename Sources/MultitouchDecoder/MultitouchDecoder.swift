@@ -174,18 +174,30 @@ public struct MultitouchDecoder: Sendable {
     }
 }
 
-/// Which codes the device declares, as flat lookup tables for the per-event path.
+/// Which codes the device declares, as a flat lookup table for the per-event path.
 struct DeclaredAxes: Hashable, Sendable {
-    var abs: [Bool] = Array(repeating: false, count: Int(AbsCode.max) + 1)
-    var absRange: [ClosedRange<Int32>?] = Array(repeating: nil, count: Int(AbsCode.max) + 1)
+    /// One absolute axis: whether the device declares it, and its range when it has one.
+    struct Axis: Hashable, Sendable {
+        var declared = false
+        /// `minimum > maximum`: no range to check (undeclared, or absinfo with none).
+        var minimum: Int32 = 1
+        var maximum: Int32 = 0
+
+        /// Whether `value` is outside a range the axis has.
+        @inline(__always)
+        func outOfRange(_ value: Int32) -> Bool { minimum <= maximum && (value < minimum || value > maximum) }
+        var range: ClosedRange<Int32>? { minimum <= maximum ? minimum...maximum : nil }
+    }
+
+    /// Indexed by code, `AbsCode.max` + 1 of them: one bounds check and one load per event.
+    var abs: [Axis] = Array(repeating: Axis(), count: Int(AbsCode.max) + 1)
     var hasBtnTouch = false
     /// `ABS_MT_DISTANCE`: contacts may hover (docs/decoder.md, "Hovering contacts").
     var hasMTDistance = false
 
     init(_ description: DeviceDescription) {
         for (code, info) in description.absInfo where code <= AbsCode.max {
-            abs[Int(code)] = true
-            absRange[Int(code)] = info.minimum <= info.maximum ? info.minimum...info.maximum : nil
+            abs[Int(code)] = Axis(declared: true, minimum: info.minimum, maximum: info.maximum)
         }
         hasBtnTouch = description.has(.key, KeyCode.btnTouch)
         hasMTDistance = description.touchProtocol == .slots && description.has(.abs, AbsCode.mtDistance)
