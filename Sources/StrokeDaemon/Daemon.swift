@@ -150,7 +150,7 @@ public final class Daemon: Sendable {
         let (id, added) = try hub.addDevice(
             path: path, description: description, calibration: calibration, group: group, arbitration: arbitration,
             jumps: jumps, gestures: gestures)
-        logger.info("device added", metadata: ["device": "\(id)", "name": "\(description.name)", "path": "\(path)"])
+        logger.info("device added", metadata: ["device": "\(id)", "name": "\(terminalSafe(description.name))", "path": "\(path)"])
         publish([added])
         return id
     }

@@ -15,6 +15,14 @@ import Testing
         }
     }
 
+    /// A device's name comes from the device: its control characters are escaped in the message
+    /// the daemon logs (found by an adversary: a name with ESC reached the terminal raw).
+    @Test func aDeviceNameInAnErrorHasItsControlCharactersEscaped() {
+        let message = DecoderError.notATouchDevice(deviceName: "pad\u{1b}]0;owned\u{7}").description
+        #expect(message.hasPrefix("'pad\\u{1b}]0;owned\\u{7}' is not a touch device"), "\(message)")
+        #expect(!message.unicodeScalars.contains { $0.value < 0x20 })
+    }
+
     @Test func theLargestAllowedSlotCountDecodesItsLastSlot() throws {
         var s = try Script(TestDevices.touchscreen(slots: Int32(DeviceDescription.maxSlots)))
         #expect(s.feed([E.slot(255), E.id(7), E.x(10), E.y(20), E.syn]) == ["began 1 s255 #7 (10,20)"])
