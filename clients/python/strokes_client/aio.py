@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, AsyncIterator, Dict, List, Optional, Sequence
 
-from .client import DEFAULT_MAX_LINE, check_hello, request_line
+from .client import DEFAULT_MAX_LINE, check_hello, check_reply, request_line, retry_delay
 from .errors import ConnectionLost, DaemonError, ProtocolError
 from .messages import (DevicesReply, ErrorMessage, Goodbye, Hello, HistoryReply, LiveReply, Message,
                        PingReply, Reply, StatsReply, Stroke, SubscribeReply, parse_line)
@@ -22,10 +22,13 @@ class AsyncClient:
     ...         print(event)
 
     One reader task reads the socket: replies go to the request awaiting them, everything else
-    to a queue of ``queue_size`` messages that `subscribe` takes from. When the queue is full the
-    reader stops reading, so a consumer that falls behind is seen by the daemon as a slow client
-    (its moves merged, then a ``goodbye``, after which the subscription resumes) rather than
-    growing this process's memory.
+    to a queue of ``queue_size`` messages that `subscribe` takes from. A consumer that lets the
+    queue fill has fallen behind, as the daemon's slow clients do: the reader drops what follows
+    (it goes on reading, so requests made meanwhile get their replies) and, once the consumer has
+    taken what the queue holds, the subscription reconnects and resumes after it (a `Gap` when
+    the daemon no longer holds what was dropped), rather than growing this process's memory.
+    Whatever ends the reader (a lost connection, a `ProtocolError`) is raised to the iterator and
+    to every request awaiting a reply.
     """
 
     def __init__(self, path: str, *, max_line: int = DEFAULT_MAX_LINE, queue_size: int = 8192):
@@ -36,6 +39,8 @@ class AsyncClient:
         self._writer: Optional[asyncio.StreamWriter] = None
         self._reader_task: Optional[asyncio.Task[None]] = None
         self._queue: asyncio.Queue[Any] = asyncio.Queue(queue_size)
+        self._behind = False  # the queue was full: stream messages are dropped until a reconnection
+        self._ended: Optional[Exception] = None  # what ended the reader task
         self._waiting: Dict[int, asyncio.Future[Message]] = {}
         self._next_id = 0
         self._closed = False  # by the caller: a subscription ends instead of reconnecting
@@ -67,6 +72,7 @@ class AsyncClient:
             await self._disconnect()
             raise
         self._queue = asyncio.Queue(self.queue_size)
+        self._behind, self._ended = False, None
         self._reader_task = asyncio.create_task(self._read_loop(reader))
 
     async def close(self) -> None:
@@ -103,7 +109,8 @@ class AsyncClient:
         return parse_line(line)
 
     async def _read_loop(self, reader: asyncio.StreamReader) -> None:
-        """Reads until the connection ends; the end (or a protocol error) is queued last."""
+        """Reads until the connection ends, never waiting for the consumer; the end (a lost
+        connection, a protocol error, any exception) is queued last and fails the requests."""
         try:
             while True:
                 message = await self._read(reader)
@@ -112,10 +119,19 @@ class AsyncClient:
                     if not future.done():
                         future.set_result(message)
                     continue
-                await self._queue.put(message)
-        except (ConnectionLost, ProtocolError) as e:
+                if not self._behind:
+                    try:
+                        self._queue.put_nowait(message)
+                    except asyncio.QueueFull:
+                        self._behind = True
+        except Exception as e:
+            self._ended = e
             self._fail_waiting(e)
-            await self._queue.put(e)
+            if not self._behind:
+                try:
+                    self._queue.put_nowait(e)  # wakes a consumer waiting on an empty queue
+                except asyncio.QueueFull:
+                    pass  # next_message raises it once the queue is empty
 
     def _fail_waiting(self, error: Exception) -> None:
         for future in self._waiting.values():
@@ -125,8 +141,13 @@ class AsyncClient:
 
     async def next_message(self) -> Message:
         """The next message that is not a reply to a request."""
-        if self._reader_task is None and self._queue.empty():
-            raise ConnectionLost("the client was closed" if self._closed else "not connected")
+        if self._queue.empty():
+            if self._behind:
+                raise ConnectionLost(f"the subscription fell {self.queue_size} messages behind (queue_size)")
+            if self._ended is not None:
+                raise self._ended
+            if self._reader_task is None:
+                raise ConnectionLost("the client was closed" if self._closed else "not connected")
         item = await self._queue.get()
         if isinstance(item, Exception):
             raise item
@@ -137,6 +158,8 @@ class AsyncClient:
         an ``error`` reply raises `DaemonError`."""
         if self._writer is None:
             raise ConnectionLost("the client was closed" if self._closed else "not connected")
+        if self._ended is not None:  # no reader left to read the reply
+            raise self._ended
         self._next_id += 1
         id = self._next_id
         future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
@@ -147,11 +170,7 @@ class AsyncClient:
         except (ConnectionResetError, BrokenPipeError) as e:
             self._waiting.pop(id, None)
             raise ConnectionLost(f"connection to {self.path} lost: {e.strerror}") from e
-        message = await future
-        if isinstance(message, ErrorMessage):
-            raise DaemonError(message.error, message.message, id, message.raw)
-        assert isinstance(message, Reply)
-        return message
+        return check_reply(await future, id, request)
 
     async def ping(self) -> PingReply:
         return await self.request("ping")  # type: ignore[return-value]
@@ -183,16 +202,21 @@ class AsyncClient:
         """As `Client.subscribe`: a snapshot, then the stream; reconnects and resumes, yielding
         a `Gap` where the stream cannot continue."""
         state = StreamState(devices, events, resume_after)
+        failures = 0  # reconnections in a row that did not get the subscription back
         while True:
             if self._writer is None:
-                await self._reconnect(backoff)  # outside the try: giving up ends the subscription
+                # Outside the try: giving up ends the subscription.
+                failures = await self._reconnect(backoff, failures)
             try:
-                assert self.hello is not None
+                if self.hello is None:
+                    raise ConnectionLost("the client was closed" if self._closed else "not connected")
                 keys, gap = state.subscribe_keys(self.hello)
                 if gap:
                     yield gap
                 reply = await self.request("subscribe", **keys)
-                assert isinstance(reply, SubscribeReply)
+                if not isinstance(reply, SubscribeReply):
+                    raise ProtocolError(f"the reply to 'subscribe' is a '{reply.request}' reply")
+                failures = 0
                 gap = state.on_reply(reply)
                 if gap:
                     yield gap
@@ -202,19 +226,21 @@ class AsyncClient:
                         yield out
                     if isinstance(message, Goodbye):
                         raise ConnectionLost(f"the daemon said goodbye ({message.reason})")
-            except ConnectionLost:
+            except ConnectionLost as e:
                 await self._disconnect()
                 if not reconnect or self._closed:
                     raise
+                if failures:  # a reconnection lost before its subscribe was answered
+                    await asyncio.sleep(retry_delay(backoff, failures, e))
 
-    async def _reconnect(self, backoff: Backoff) -> None:
-        failures = 0
+    async def _reconnect(self, backoff: Backoff, failures: int) -> int:
+        """As `Client._reconnect`."""
         while True:
             if self._closed:
                 raise ConnectionLost("the client was closed")
             try:
                 await self._open()
-                return
+                return failures + 1
             except ConnectionLost as e:
                 error: Exception = e
             except DaemonError as e:
@@ -222,6 +248,4 @@ class AsyncClient:
                     raise
                 error = e
             failures += 1
-            if backoff.attempts is not None and failures >= backoff.attempts:
-                raise ConnectionLost(f"gave up reconnecting after {failures} attempts: {error}") from error
-            await asyncio.sleep(backoff.delay(failures))
+            await asyncio.sleep(retry_delay(backoff, failures, error))

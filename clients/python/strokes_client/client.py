@@ -34,6 +34,16 @@ def check_hello(message: Message) -> Hello:
     return message
 
 
+def check_reply(message: Message, id: int, request: str) -> Reply:
+    """The reply to request ``id`` named ``request``; an ``error`` raises `DaemonError`, a reply
+    to another request `ProtocolError`."""
+    if isinstance(message, ErrorMessage):
+        raise DaemonError(message.error, message.message, id, message.raw)
+    if not isinstance(message, Reply) or message.request != request:
+        raise ProtocolError(f"a '{message.raw.get('request')}' reply to request {id}, a '{request}'")
+    return message
+
+
 def request_line(id: int, request: str, keys: Dict[str, Any]) -> bytes:
     body = {"id": id, "request": request}
     body.update({k: v for k, v in keys.items() if v is not None})
@@ -147,9 +157,7 @@ class Client:
         while True:
             message = self._read()
             if isinstance(message, (Reply, ErrorMessage)) and message.id == id:
-                if isinstance(message, ErrorMessage):
-                    raise DaemonError(message.error, message.message, id, message.raw)
-                return message
+                return check_reply(message, id, request)
             self._pending.append(message)
 
     def ping(self) -> PingReply:
@@ -193,19 +201,25 @@ class Client:
         re-established with ``backoff`` and the subscription resumed after the last sequence
         number delivered: nothing is delivered twice. When that cannot be done the iterator
         yields a `Gap` (``gapTooOld``, ``restarted``) and then the new `Snapshot`. It raises
-        `ConnectionLost` when ``backoff.attempts`` reconnections in a row fail, or at the first
-        loss without ``reconnect``."""
+        `ConnectionLost` when ``backoff.attempts`` reconnections in a row fail (a reconnection
+        fails unless the daemon answers its ``subscribe``), or at the first loss without
+        ``reconnect``."""
         state = StreamState(devices, events, resume_after)
+        failures = 0  # reconnections in a row that did not get the subscription back
         while True:
             if self._sock is None:
-                self._reconnect(backoff)  # outside the try: giving up ends the subscription
+                # Outside the try: giving up ends the subscription.
+                failures = self._reconnect(backoff, failures)
             try:
-                assert self.hello is not None
+                if self.hello is None:
+                    raise ConnectionLost(self._not_connected())
                 keys, gap = state.subscribe_keys(self.hello)
                 if gap:
                     yield gap
                 reply = self.request("subscribe", **keys)
-                assert isinstance(reply, SubscribeReply)
+                if not isinstance(reply, SubscribeReply):
+                    raise ProtocolError(f"the reply to 'subscribe' is a '{reply.request}' reply")
+                failures = 0
                 gap = state.on_reply(reply)
                 if gap:
                     yield gap
@@ -214,19 +228,22 @@ class Client:
                     yield from state.on_message(message)
                     if isinstance(message, Goodbye):
                         raise ConnectionLost(f"the daemon said goodbye ({message.reason})")
-            except ConnectionLost:
+            except ConnectionLost as e:
                 self._disconnect()
                 if not reconnect or self._closed:
                     raise
+                if failures:  # a reconnection lost before its subscribe was answered
+                    time.sleep(retry_delay(backoff, failures, e))
 
-    def _reconnect(self, backoff: Backoff) -> None:
-        failures = 0
+    def _reconnect(self, backoff: Backoff, failures: int) -> int:
+        """Connects again after ``failures`` failed reconnections in a row; returns the count
+        with this one, which fails until its subscribe is answered."""
         while True:
             if self._closed:
                 raise ConnectionLost("the client was closed")
             try:
                 self._open()
-                return
+                return failures + 1
             except ConnectionLost as e:
                 error: Exception = e
             except DaemonError as e:
@@ -234,6 +251,12 @@ class Client:
                     raise
                 error = e
             failures += 1
-            if backoff.attempts is not None and failures >= backoff.attempts:
-                raise ConnectionLost(f"gave up reconnecting after {failures} attempts: {error}") from error
-            time.sleep(backoff.delay(failures))
+            time.sleep(retry_delay(backoff, failures, error))
+
+
+def retry_delay(backoff: Backoff, failures: int, error: Exception) -> float:
+    """The wait after ``failures`` failed reconnections in a row, or `ConnectionLost` when
+    ``backoff.attempts`` have failed."""
+    if backoff.attempts is not None and failures >= backoff.attempts:
+        raise ConnectionLost(f"gave up reconnecting after {failures} attempts: {error}") from error
+    return backoff.delay(failures)

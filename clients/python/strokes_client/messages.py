@@ -46,7 +46,7 @@ _NUM = _check(lambda v: _is_int(v) or isinstance(v, float), "a number")
 _STR = _check(lambda v: isinstance(v, str), "a string")
 _BOOL = _check(lambda v: isinstance(v, bool), "a boolean")
 _INT_OR_NULL = _check(lambda v: v is None or _is_int(v), "an integer or null")
-_ANY = lambda v, where: v  # noqa: E731 (request ids: integer, string or null)
+_ID = _check(lambda v: v is None or isinstance(v, str) or _is_int(v), "an integer, a string or null")  # request ids
 _OBJECT = _check(lambda v: isinstance(v, dict), "an object")
 
 
@@ -59,7 +59,13 @@ def _tuple_of(item: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
 
 
 def _excerpt(v: Any) -> str:
-    text = json.dumps(v) if not isinstance(v, (bytes, bytearray)) else repr(bytes(v))
+    if isinstance(v, (bytes, bytearray)):
+        text = repr(bytes(v[:61]))
+    else:
+        try:
+            text = json.dumps(v)
+        except (ValueError, TypeError, RecursionError):  # nested too deep to print
+            text = f"<{type(v).__name__}>"
     return text if len(text) <= 60 else text[:60] + "…"
 
 
@@ -384,7 +390,7 @@ class ErrorMessage(_Wire):
     forbidden, tooManyClients, or later ones."""
 
     TYPE: ClassVar[Optional[str]] = "error"
-    id: Any = _key(_ANY)
+    id: Any = _key(_ID)
     error: str = _key(_STR)
     message: str = _key(_STR)
     raw: Dict[str, Any] = _raw()
@@ -417,7 +423,7 @@ class Unknown(_Wire):
 @dataclass(frozen=True, kw_only=True, repr=False)
 class Reply(_Wire):
     TYPE: ClassVar[Optional[str]] = "reply"
-    id: Any = _key(_ANY)
+    id: Any = _key(_ID)
     request: str = _key(_STR)
     raw: Dict[str, Any] = _raw()
 
@@ -485,7 +491,16 @@ STREAM_TYPES = (Began, Moved, Ended, Cancelled, DeviceAdded, DeviceRemoved)
 
 
 def parse_message(obj: Any) -> Message:
-    """The typed message for a decoded JSON object."""
+    """The typed message for a decoded JSON object; anything else is a `ProtocolError`."""
+    try:
+        return _parse_message(obj)
+    except ProtocolError:
+        raise
+    except Exception as e:  # whatever shape the object has, reading it fails only this way
+        raise ProtocolError(f"a message cannot be read ({type(e).__name__}: {e}): {_excerpt(obj)}") from e
+
+
+def _parse_message(obj: Any) -> Message:
     if not isinstance(obj, dict):
         raise ProtocolError(f"a message is not a JSON object: {_excerpt(obj)}")
     kind = obj.get("type")
@@ -505,6 +520,6 @@ def parse_line(line: Union[bytes, str]) -> Message:
     """The typed message for one protocol line (with or without its newline)."""
     try:
         obj = json.loads(line)
-    except (ValueError, UnicodeDecodeError) as e:
+    except (ValueError, RecursionError) as e:  # not JSON, not UTF-8, or nested too deep to read
         raise ProtocolError(f"not a JSON line ({e}): {_excerpt(line)}") from None
     return parse_message(obj)

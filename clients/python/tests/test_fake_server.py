@@ -1,15 +1,21 @@
 """A server that does not speak the protocol gives a clear error, never a hang or a retry loop."""
 
 import asyncio
+import json
 import os
 import shutil
 import socket
 import tempfile
+import threading
+import time
 import unittest
+from unittest import mock
 
-from strokes_client import AsyncClient, Backoff, Client, ConnectionLost, DaemonError, ProtocolError
+from strokes_client import AsyncClient, Backoff, Client, ConnectionLost, DaemonError, Moved, ProtocolError, Snapshot
 
 from harness import HELLO, FakeServer, read_request
+
+DEEP = b"[" * 100000 + b"]" * 100000 + b"\n"  # 200 KB of nesting: far beyond Python's recursion limit
 
 
 def sends(*chunks: bytes):
@@ -134,6 +140,149 @@ class FakeServerTests(unittest.TestCase):
                 client.close()
         self.assertEqual(seen, ["Snapshot"])
         self.assertIn("closed", str(caught.exception))
+
+    def assert_subscription_raises(self, path, error, text):
+        """Both clients' subscriptions (without reconnecting) end with `error`, not a hang."""
+        with Client.connect(path, timeout=10) as client, self.assertRaises(error) as caught:
+            for _ in client.subscribe(reconnect=False):
+                pass
+        self.assertIn(text, str(caught.exception))
+
+        async def run():
+            async with await AsyncClient.connect(path) as client:
+                async for _ in client.subscribe(reconnect=False):
+                    pass
+        with self.assertRaises(error) as caught:
+            asyncio.run(asyncio.wait_for(run(), 10))
+        self.assertIn(text, str(caught.exception))
+
+    def test_json_nested_too_deep_is_a_protocol_error(self):
+        self.assert_subscription_raises(self.serve(subscribed_then(DEEP)), ProtocolError, "not a JSON line")
+
+    def test_a_reply_id_that_is_not_an_integer_string_or_null_is_a_protocol_error(self):
+        path = self.serve(subscribed_then(b'{"type":"reply","id":[1],"request":"ping"}\n'))
+        self.assert_subscription_raises(path, ProtocolError, "key 'id' is not an integer, a string or null")
+
+    def test_the_asyncio_reader_passes_on_any_exception(self):
+        """Whatever ends the reader task reaches the iterator and the requests awaiting a reply."""
+        from strokes_client import aio
+        def script(connection):
+            connection.sendall(HELLO)
+            request = read_request(connection)
+            connection.sendall(b'{"type":"reply","id":%d,"request":"subscribe","seq":0}\n' % request["id"]
+                               + b'{"type":"snapshot","seq":0,"strokes":[]}\n')
+            read_request(connection)  # the ping, answered with a line that breaks the reader
+            connection.sendall(b'{"type":"break"}\n')
+            connection.recv(1)
+        path = self.serve(script)
+        parse = aio.parse_line
+
+        def breaking(line):
+            if b"break" in line:
+                raise RuntimeError("a bug in the reader")
+            return parse(line)
+
+        async def run():
+            async with await AsyncClient.connect(path) as client:
+                async for _ in client.subscribe(reconnect=False):
+                    with self.assertRaisesRegex(RuntimeError, "a bug in the reader"):
+                        await client.ping()
+                    with self.assertRaisesRegex(RuntimeError, "a bug in the reader"):
+                        await client.ping()  # a request after the reader ended
+        with mock.patch.object(aio, "parse_line", breaking), self.assertRaisesRegex(RuntimeError, "a bug in the reader"):
+            asyncio.run(asyncio.wait_for(run(), 10))
+
+    def test_a_reply_to_another_request_is_a_protocol_error(self):
+        def script(connection):
+            connection.sendall(HELLO)
+            request = read_request(connection)
+            connection.sendall(b'{"type":"reply","id":%d,"request":"ping"}\n' % request["id"])
+            connection.recv(1)
+        self.assert_subscription_raises(self.serve(script), ProtocolError,
+                                        "a 'ping' reply to request 1, a 'subscribe'")
+
+    def test_reconnections_that_do_not_get_the_subscription_back_are_backed_off_and_counted(self):
+        """A server that greets and then closes (or says goodbye) on every connection."""
+        for farewell in (b"", b'{"type":"goodbye","reason":"shutdown"}\n'):
+            connections = []
+            def script(connection, farewell=farewell):
+                connections.append(time.monotonic())
+                connection.sendall(HELLO + farewell)
+            path = self.serve(script)
+            with self.subTest(farewell=farewell), Client.connect(path, timeout=10) as client:
+                outcome = []
+                def consume():
+                    try:
+                        for _ in client.subscribe(backoff=Backoff(initial=0.05, attempts=3)):
+                            pass
+                    except Exception as e:
+                        outcome.append(e)
+                thread = threading.Thread(target=consume, daemon=True)
+                thread.start()
+                thread.join(10)
+                if thread.is_alive():
+                    client.close()  # ends the loop at its next reconnection
+                    thread.join(10)
+                    self.fail(f"still reconnecting after 10 s: {len(connections)} connections")
+                self.assertIsInstance(outcome[0], ConnectionLost)
+                self.assertIn("gave up reconnecting after 3 attempts", str(outcome[0]))
+                # The first connection, then 3 reconnections, the last two after 0.05 and 0.1 s.
+                self.assertEqual(len(connections), 4)
+                self.assertGreaterEqual(connections[-1] - connections[1], 0.14)
+
+            connections.clear()
+
+            async def run():
+                async with await AsyncClient.connect(path) as client:
+                    async for _ in client.subscribe(backoff=Backoff(initial=0.05, attempts=3)):
+                        pass
+            with self.subTest(farewell=farewell, client="AsyncClient"):
+                with self.assertRaises(ConnectionLost) as caught:
+                    asyncio.run(asyncio.wait_for(run(), 10))
+                self.assertIn("gave up reconnecting after 3 attempts", str(caught.exception))
+                self.assertEqual(len(connections), 4)
+                self.assertGreaterEqual(connections[-1] - connections[1], 0.14)
+
+    def test_a_request_inside_a_subscription_that_fell_behind_returns(self):
+        """AsyncClient with a full subscription queue: the reader goes on reading replies, and the
+        subscription resumes after the last message it delivered."""
+        last = 100
+        subscribes = []
+
+        def script(connection):
+            connection.sendall(HELLO)
+            file = connection.makefile("rb")
+            while line := file.readline():
+                request = json.loads(line)
+                if request["request"] == "subscribe":
+                    subscribes.append(request)
+                    after = request.get("resumeAfter", 0)
+                    out = b'{"type":"reply","id":%d,"request":"subscribe","seq":%d,"resumed":true}\n' % (request["id"], after)
+                    if "resumeAfter" not in request:
+                        out += b'{"type":"snapshot","seq":0,"strokes":[]}\n'
+                    for seq in range(after + 1, last + 1):
+                        out += (b'{"type":"moved","seq":%d,"stroke":1,"device":1,"frame":%d,"slot":0,"trackingId":1,'
+                                b'"time":1,"x":1,"y":1,"nx":0,"ny":0}\n' % (seq, seq))
+                    connection.sendall(out)
+                else:
+                    connection.sendall(b'{"type":"reply","id":%d,"request":"%s"}\n' % (request["id"], request["request"].encode()))
+        path = self.serve(script)
+
+        async def run():
+            seen = []
+            async with await AsyncClient.connect(path, queue_size=16) as client:
+                async for event in client.subscribe(backoff=Backoff(initial=0.01, attempts=3)):
+                    seen.append(event)
+                    if len(seen) == 1:
+                        await asyncio.sleep(0.5)  # busy: the stream fills the queue meanwhile
+                        await client.ping()
+                    if isinstance(event, Moved) and event.seq == last:
+                        return seen
+        seen = asyncio.run(asyncio.wait_for(run(), 10))
+        self.assertIsInstance(seen[0], Snapshot)
+        self.assertEqual([e.seq for e in seen[1:]], list(range(1, last + 1)))
+        self.assertGreaterEqual(len(subscribes), 2)
+        self.assertLess(subscribes[1]["resumeAfter"], last)
 
 
 if __name__ == "__main__":
