@@ -1,6 +1,7 @@
 /// A bounded hand-over from the connection's reader thread to one async consumer. The reader
-/// blocks while it is full, so a consumer that falls behind stops the reading, and the daemon
-/// sees a slow client (moves merged, then `goodbye`) instead of this process growing.
+/// never waits for the consumer (it must go on reading: a reply to the consumer's own request may
+/// be behind the stream); a consumer that lets it fill has fallen behind, and the connection ends
+/// for it after what is queued (`StrokeConnection`), as the daemon ends a slow client's.
 final class Mailbox<Item: Sendable>: @unchecked Sendable {
     // @unchecked: every stored property is read and written only with `condition` locked.
     private let condition = ConditionLock()
@@ -13,23 +14,29 @@ final class Mailbox<Item: Sendable>: @unchecked Sendable {
 
     init(capacity: Int) { self.capacity = max(1, capacity) }
 
-    /// Hands `item` over, waiting while the mailbox is full. False once it is closed.
-    func put(_ item: Item) -> Bool {
+    enum Offer { case taken, full, closed }
+
+    /// Hands `item` over without waiting: `full` when `capacity` items wait (the item is not
+    /// taken), `closed` once the consumer is gone.
+    func offer(_ item: Item) -> Offer {
         condition.lock()
-        while items.count - head >= capacity && !closed { condition.wait() }
         if closed {
             condition.unlock()
-            return false
+            return .closed
+        }
+        if items.count - head >= capacity {
+            condition.unlock()
+            return .full
         }
         if let waiter {
             self.waiter = nil
             condition.unlock()
             waiter.resume(returning: item)
-            return true
+            return .taken
         }
         items.append(item)
         condition.unlock()
-        return true
+        return .taken
     }
 
     /// No more items: `take` throws `error` once the queued ones are taken.

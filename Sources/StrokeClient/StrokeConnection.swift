@@ -29,6 +29,7 @@ final class StrokeConnection: @unchecked Sendable {
     let path: String
     private let socket: LineSocket
     private let mailbox: Mailbox<ServerMessage>
+    private let bufferSize: Int
     private let lock = ConditionLock()
     private var replies: [Int64: CheckedContinuation<ServerMessage, Error>] = [:]
     private var nextID: Int64 = 0
@@ -74,6 +75,7 @@ final class StrokeConnection: @unchecked Sendable {
         self.path = path
         self.socket = socket
         self.mailbox = Mailbox(capacity: bufferSize)
+        self.bufferSize = bufferSize
     }
 
     /// The next message that is not a reply to one of this connection's requests.
@@ -141,7 +143,8 @@ final class StrokeConnection: @unchecked Sendable {
     private func readLoop(maxLineLength: Int) {
         var reader = SocketLines(fd: socket.fd, maxLineLength: maxLineLength)
         let end: StrokeClientError
-        while true {
+        var behind = false
+        reading: while true {
             let line: [UInt8]
             do {
                 guard let next = try reader.next() else {
@@ -175,9 +178,18 @@ final class StrokeConnection: @unchecked Sendable {
                     continue
                 }
             }
-            guard mailbox.put(message) else {
+            // Fallen behind: the stream is dropped from here (replies still reach their requests
+            // above), and the consumer gets `connectionLost` after what is queued; a subscription
+            // reconnects and resumes after the last message it delivered.
+            if behind { continue }
+            switch mailbox.offer(message) {
+            case .taken: break
+            case .full:
+                behind = true
+                mailbox.finish(StrokeClientError(.connectionLost, "the consumer fell \(bufferSize) messages behind (bufferSize)"))
+            case .closed:
                 end = StrokeClientError(.connectionLost, "the connection to \(path) was closed")
-                break
+                break reading
             }
         }
         failReplies(end)

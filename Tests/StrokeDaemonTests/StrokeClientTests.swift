@@ -111,6 +111,41 @@ import Testing
         try await d.stop()
     }
 
+    /// A request made while the consumer has fallen behind returns: the reader waited on the
+    /// full buffer, so the reply behind the stream was never read (found in the Python client by
+    /// an adversary; the same design here). The stream then resumes without a gap or a duplicate.
+    @Test func aRequestWhileTheConsumerIsBehindReturnsAndTheStreamResumes() async throws {
+        let expected = try transcript(TestDaemon.tenFingers)
+        let d = try await TestDaemon(recording: TestDaemon.tenFingers)
+        let client = try await StrokeClient.connect(path: d.path, bufferSize: 16)
+        var iterator = client.subscribe(backoff: Backoff(initial: 0.01, attempts: 50)).makeAsyncIterator()
+        guard case .message(.snapshot(let snapshot)) = try await iterator.next() else {
+            Issue.record("the subscription did not start with a snapshot")
+            return
+        }
+        try await d.advance(300)  // hundreds of messages, none taken: the buffer holds 16
+        try await Task.sleep(for: .milliseconds(300))
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(10))
+            client.close()  // fails the waiting request instead of hanging the run
+        }
+        let stats = try? await client.stats()
+        watchdog.cancel()
+        guard stats != nil else {
+            Issue.record("a request made while the consumer was behind did not return")
+            return
+        }
+        var events = try await read(300, from: &iterator)
+        while events.count < expected.count {
+            try await d.advance(300)
+            events += try await read(min(300, expected.count - events.count), from: &iterator)
+        }
+        #expect(!events.contains { if case .gap = $0 { true } else { false } })
+        #expect(seqs(events) == Array(snapshot.seq + 1...snapshot.seq + UInt64(expected.count)))
+        client.close()
+        try await d.stop()
+    }
+
     @Test func resumePointTooOldIsAGapThenASnapshot() async throws {
         var settings = Daemon.Settings()
         settings.resumeLimit = 16
