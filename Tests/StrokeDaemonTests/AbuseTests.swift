@@ -84,16 +84,20 @@ extension StallTests {
         var settings = Daemon.Settings()
         settings.queue = QueueLimits(
             mergeAfter: 100_000, disconnectAfter: 200_000, disconnectAfterBytes: 1 << 30, totalBytes: 1 << 30,
-            disconnectAfterStall: .seconds(2))
+            disconnectAfterStall: .seconds(3))
         let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings, looping: true)
         let slow = try d.connect()
         _ = try slow.subscribe()
         // Far more than the socket's buffers hold, so that messages wait in the daemon.
         for _ in 0..<3 { try await d.advance(300) }
-        var buffer = [UInt8](repeating: 0, count: 512)
+        // 2 KiB every 50 ms (a tenth of what the stream brings), so that the kernel frees a write
+        // the daemon made every second or so (the progress the stall rule counts), well inside
+        // the stall time even when a loaded machine pauses this loop (CI once saw 512 bytes every
+        // 50 ms against 2 s of stall time disconnected).
+        var buffer = [UInt8](repeating: 0, count: 2048)
         var read = 0
         var tail: [UInt8] = []
-        for _ in 0..<100 {  // 5 s of 512 bytes every 50 ms, while the stream goes on
+        for _ in 0..<100 {  // 5 s, while the stream goes on
             let n = recv(slow.socket.fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
             if n > 0 {
                 read += n
