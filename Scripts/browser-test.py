@@ -286,15 +286,20 @@ def check_websocket(browser, directory, expected):
         raise
 
 
-def check_restart(browser, directory, expected, port, daemon, before):
+def check_restart(browser, directory, expected, port, daemon, before, transport="ws", speed=1):
+    """Stops `daemon` and starts a new one on `port` at `speed`: the page must notice, reconnect
+    to the new instance over `transport` and draw its strokes afresh."""
+    what = "restart" if transport == "ws" else f"restart ({transport})"
     daemon.stop()
-    browser.wait_for("!window.strokesState.connected", 10, "restart: the page did not notice the daemon stopped")
-    daemon = Daemon(RECORDING_03, 1, port, directory)
+    browser.wait_for("!window.strokesState.connected", 10, f"{what}: the page did not notice the daemon stopped")
+    daemon = Daemon(RECORDING_03, speed, port, directory)
     try:
         browser.wait_for(f"window.strokesState.instance !== {json.dumps(before['instance'])}", 30,
-                         "restart: the page did not reconnect to the new daemon")
-        state = wait_quiet(browser, expected, 30, "restart")
-        compare(state, expected, "restart")
+                         f"{what}: the page did not reconnect to the new daemon")
+        state = wait_quiet(browser, expected, 30, what)
+        if state["transport"] != transport:
+            raise Failure(f"{what}: the page used {state['transport']}")
+        compare(state, expected, what)
     finally:
         daemon.stop()
 
@@ -308,21 +313,12 @@ def check_restart_event_stream(browser, directory, expected):
     try:
         browser.navigate(f"http://127.0.0.1:{port}/?transport=sse")
         before = wait_quiet(browser, expected, 30, "restart (sse)")
-    finally:
+    except BaseException:
         daemon.stop()
-    browser.wait_for("!window.strokesState.connected", 10, "restart (sse): the page did not notice the daemon stopped")
+        raise
     # The new daemon serves the whole recording at once, so its seq is past the old one's by the
     # time the page reconnects: a resume after the old seq would skip every stroke.
-    daemon = Daemon(RECORDING_03, 0, port, directory)
-    try:
-        browser.wait_for(f"window.strokesState.instance !== {json.dumps(before['instance'])}", 30,
-                         "restart (sse): the page did not reconnect to the new daemon")
-        state = wait_quiet(browser, expected, 30, "restart (sse)")
-        if state["transport"] != "sse":
-            raise Failure(f"restart (sse): the page used {state['transport']}")
-        compare(state, expected, "restart (sse)")
-    finally:
-        daemon.stop()
+    check_restart(browser, directory, expected, port, daemon, before, transport="sse", speed=0)
 
 
 def check_resume(browser, directory, expected, transport, gaps=False):
