@@ -90,11 +90,12 @@ extension StallTests {
         _ = try slow.subscribe()
         // Far more than the socket's buffers hold, so that messages wait in the daemon.
         for _ in 0..<3 { try await d.advance(300) }
-        // 2 KiB every 50 ms (a tenth of what the stream brings), so that the kernel frees a write
-        // the daemon made every second or so (the progress the stall rule counts), well inside
-        // the stall time even when a loaded machine pauses this loop (CI once saw 512 bytes every
-        // 50 ms against 2 s of stall time disconnected).
-        var buffer = [UInt8](repeating: 0, count: 2048)
+        // 8 KiB every 50 ms (under half of what the stream brings, so messages keep waiting in the
+        // daemon). The kernel frees a write only once all of it is read, and one write can be
+        // ~100 KB (an AF_UNIX skb): at 2 KiB every 50 ms that was ~2.5 s per freed write, the
+        // progress the stall rule counts, and a loaded machine (CI's kernel tests alongside)
+        // stretched it past the 3 s stall time. At 8 KiB a write is freed every ~0.6 s.
+        var buffer = [UInt8](repeating: 0, count: 8192)
         var read = 0
         var tail: [UInt8] = []
         for _ in 0..<100 {  // 5 s, while the stream goes on
