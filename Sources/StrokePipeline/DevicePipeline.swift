@@ -17,7 +17,12 @@ public struct DevicePipeline: Sendable {
     public private(set) var frames: UInt64 = 0
     /// The time of the last frame, drop marker or state report.
     public private(set) var lastTime = Timestamp.zero
+    /// The decoder's contact events. Emptied only when it grows past `contactsKept`: each frame's
+    /// events are the ones from `contactsStart` on (emptying the array per frame was 3 % of decode
+    /// + track: `removeAll(keepingCapacity:)` is the generic `replaceSubrange`).
     private var contacts: [ContactEvent] = []
+    private var contactsStart = 0
+    private static let contactsKept = 256
 
     /// Adds the device to `tracker` with `geometry`.
     ///
@@ -41,7 +46,7 @@ public struct DevicePipeline: Sendable {
     /// Returns whether the decoder reported something (`reports`).
     @discardableResult
     public mutating func process(_ input: FrameInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
-        if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
+        startContacts()
         decoder.process(input, into: &contacts)
         if case .frame = input { frames += 1 }
         return track(at: input.time, tracker: &tracker, into: &out)
@@ -52,7 +57,7 @@ public struct DevicePipeline: Sendable {
     /// the frame's copy. Returns whether the decoder reported something (`reports`).
     @discardableResult
     public mutating func process(_ input: FrameViewInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
-        if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
+        startContacts()
         decoder.process(input, into: &contacts)
         if case .frame = input { frames += 1 }
         return track(at: input.time, tracker: &tracker, into: &out)
@@ -64,7 +69,7 @@ public struct DevicePipeline: Sendable {
     public mutating func process(
         _ frame: Frame, origin: FrameOrigin, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
     ) -> Bool {
-        contacts.removeAll(keepingCapacity: true)
+        startContacts()
         decoder.process(frame, origin: origin, into: &contacts)
         return track(at: frame.time, tracker: &tracker, into: &out)
     }
@@ -72,8 +77,24 @@ public struct DevicePipeline: Sendable {
     /// The step every `process` ends with: the decoded contacts to the tracker, at `time`.
     private mutating func track(at time: Timestamp, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
         lastTime = time
-        tracker.apply(contacts, device: id, frame: frames, into: &out)
+        applyContacts(tracker: &tracker, into: &out)
         return !decoder.reports.isEmpty
+    }
+
+    /// Marks where the next call's contact events begin, emptying the array if it grew large.
+    @inline(__always)
+    private mutating func startContacts() {
+        if contacts.count > DevicePipeline.contactsKept { contacts.removeAll(keepingCapacity: true) }
+        contactsStart = contacts.count
+    }
+
+    /// The contact events since `startContacts()` to the tracker.
+    @inline(__always)
+    private func applyContacts(tracker: inout StrokeTracker, into out: inout [StrokeEvent]) {
+        guard contacts.count > contactsStart else { return }
+        contacts.withUnsafeBufferPointer { all in
+            tracker.apply(UnsafeBufferPointer(rebasing: all[contactsStart...]), device: id, frame: frames, into: &out)
+        }
     }
 
     /// Starts the device over as it was when added (a looped replay's next round): its strokes in
@@ -95,8 +116,8 @@ public struct DevicePipeline: Sendable {
     public mutating func cancelAll(
         reason: CancelReason, time: Timestamp?, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
     ) {
-        contacts.removeAll(keepingCapacity: true)
+        startContacts()
         decoder.cancelAll(reason: reason, time: time ?? lastTime, into: &contacts)
-        tracker.apply(contacts, device: id, frame: frames, into: &out)
+        applyContacts(tracker: &tracker, into: &out)
     }
 }

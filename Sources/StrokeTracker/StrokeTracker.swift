@@ -82,6 +82,14 @@ public struct StrokeTracker: Sendable {
     public mutating func apply(
         _ events: [ContactEvent], device: DeviceID, frame: UInt64, into out: inout [StrokeEvent]
     ) {
+        events.withUnsafeBufferPointer { apply($0, device: device, frame: frame, into: &out) }
+    }
+
+    /// `apply(_:device:frame:into:)` with the events read in place (`DevicePipeline` hands over
+    /// the part of its array that one frame appended).
+    public mutating func apply(
+        _ events: UnsafeBufferPointer<ContactEvent>, device: DeviceID, frame: UInt64, into out: inout [StrokeEvent]
+    ) {
         guard !events.isEmpty else { return }
         let shared: Unmanaged<SharedGeometry>
         if let last = lastGeometry, last.device == device {
@@ -99,10 +107,11 @@ public struct StrokeTracker: Sendable {
     /// copy of it per frame was a tenth of tracking).
     @inline(__always)
     private mutating func apply(
-        _ events: [ContactEvent], device: DeviceID, frame: UInt64, shared: SharedGeometry, into out: inout [StrokeEvent]
+        _ events: UnsafeBufferPointer<ContactEvent>, device: DeviceID, frame: UInt64, shared: SharedGeometry,
+        into out: inout [StrokeEvent]
     ) {
         // Each event read in place: a copy of it per event was a tenth of tracking.
-        events.withUnsafeBufferPointer { events in
+        do {
             for i in events.indices {
                 let e = events.baseAddress.unsafelyUnwrapped + i
                 // What strokes pack their points with (nil: they keep them as points); formed per use
@@ -182,7 +191,7 @@ public struct StrokeTracker: Sendable {
     @inline(__always)
     private mutating func isJump(_ index: Int, to point: StrokePoint, _ shared: SharedGeometry) -> Bool {
         let verdict = shared.geometry.jumpDetection!.judge(
-            from: active[index].last, to: point, lastDistance: active[index].jumpDistance,
+            from: active[index].lastRaw, to: point, lastDistance: active[index].jumpDistance,
             geometry: shared.geometry)
         switch verdict {
         case .motion(let distance):
