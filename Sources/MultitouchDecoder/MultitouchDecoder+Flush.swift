@@ -7,22 +7,35 @@ extension MultitouchDecoder {
     mutating func flush(time: Timestamp, into out: inout [ContactEvent]) {
         guard !touchedSlots.isEmpty else { return }
         let touched = touchedSlots
-        touched.forEach { s in flushSlot(s, time: time, into: &out) }
+        touched.forEach { s in
+            if !flushMotion(s, time: time, into: &out) { flushSlot(s, time: time, into: &out) }
+        }
         touchedSlots.removeAll()
     }
 
-    private mutating func flushSlot(_ s: Int, time: Timestamp, into out: inout [ContactEvent]) {
-        // The common case first: the slot's contact goes on, published and touching, nothing ended
-        // or came and went within the frame, no hover: a motion, if an axis changed.
-        if !declared.hasMTDistance, slots[s].committedEndSample == nil, slots[s].transients.isEmpty,
+    /// The common case, inline: the slot's contact goes on, published and touching, nothing ended
+    /// or came and went within the frame, no hover: a motion, if an axis changed. Returns false,
+    /// having changed nothing, for any other case (`flushSlot`).
+    @inline(__always)
+    private mutating func flushMotion(_ s: Int, time: Timestamp, into out: inout [ContactEvent]) -> Bool {
+        guard !declared.hasMTDistance, slots[s].committedEndSample == nil, slots[s].transients.isEmpty,
             case .contact(let c) = slots[s].current, !c.pending, !c.suppressed,
             case .contact(let old) = slots[s].committed, old.generation == c.generation,
             slots[s].sample.toolType != ToolType.palm
-        {
-            if slots[s].axesDirty { out.append(event(.moved, slot: s, contact: c, time: time, sample: slots[s].sample)) }
-            slots[s].commit()
-            return
-        }
+        else { return false }
+        if slots[s].axesDirty { out.append(event(.moved, slot: s, contact: c, time: time, sample: slots[s].sample)) }
+        // `commit()` but for what is already so: the committed contact is the current one (a
+        // contact changes only in `flushSlot`, which commits it) and no end sample was kept.
+        assert(slots[s].committed == slots[s].current)
+        slots[s].axesDirty = false
+        slots[s].touched = false
+        return true
+    }
+
+    /// Every case: ends, contacts within the frame, begins, palms, hover, adoption. Out of line:
+    /// inlined, its stack frame and spills were paid by every motion.
+    @inline(never)
+    private mutating func flushSlot(_ s: Int, time: Timestamp, into out: inout [ContactEvent]) {
         if let endSample = slots[s].committedEndSample, case .contact(let c) = slots[s].committed {
             if c.published {
                 if c.touching {
