@@ -1,3 +1,4 @@
+import InputCore
 import MultitouchDecoder
 
 /// A stroke in progress, under its key, with what jump detection remembers of it.
@@ -11,8 +12,6 @@ struct LiveStroke: Sendable {
     var key: StrokeKey
     /// The stroke but for its points while they are packed (`points` then empty).
     var header: Stroke
-    /// Its latest point.
-    var last: StrokePoint
     var pointCount = 1
     /// The geometry its points are packed with; nil when they are in `header.points`.
     var geometry: SharedGeometry?
@@ -25,7 +24,6 @@ struct LiveStroke: Sendable {
     init(key: StrokeKey, header: Stroke, point: StrokePoint, geometry: SharedGeometry?, buffer: [UInt8]) {
         self.key = key
         self.header = header
-        last = point
         self.geometry = geometry
         packer = PointPacker(buffer: buffer)
         if geometry != nil {
@@ -52,12 +50,29 @@ struct LiveStroke: Sendable {
         // Compared in place: binding `geometry` first retained and released it per point.
         if geometry !== current { switchGeometry(to: current) }
         if geometry != nil {
-            packer.append(time: point.time, sample, after: last)
+            packer.append(time: point.time, sample)
         } else {
             header.points.append(point)
         }
-        last = point
         pointCount += 1
+    }
+
+    /// Its latest point: the packer's last, derived again (packed points re-derive alike with
+    /// `geometry`, the packing's premise), or the last of `header.points`. Not kept as a
+    /// `StrokePoint`: a copy of 120 bytes per motion for what lifts, jumps and pens read.
+    var last: StrokePoint {
+        guard let g = geometry else { return header.points[header.points.count - 1] }
+        return StrokePoint(time: packer.lastTime, sample: packer.lastSample, geometry: g.geometry)
+    }
+
+    /// Its latest point's time and position, raw (what jump detection reads per motion).
+    @inline(__always)
+    var lastRaw: (time: Timestamp, x: Int32, y: Int32) {
+        guard geometry != nil else {
+            let p = header.points[header.points.count - 1]
+            return (p.time, p.x, p.y)
+        }
+        return (packer.lastTime, packer.lastSample.x, packer.lastSample.y)
     }
 
     /// The points so far were packed with `old`, the next one is derived with `new`: packing goes on

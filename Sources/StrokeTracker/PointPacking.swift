@@ -27,7 +27,7 @@ enum PointPacking {
             if i == 0 {
                 packer.start(points[i])
             } else {
-                packer.append(time: points[i].time, points[i].sample, after: points[i - 1])
+                packer.append(time: points[i].time, points[i].sample)
             }
         }
         return packer.bytes
@@ -131,6 +131,13 @@ struct PointPacker: Sendable {
     private(set) var count = 0
     /// The interval between the last two points packed.
     private var interval: Int64 = 0
+    /// The last point packed, its time and raw values: what the next point's deltas are from (kept
+    /// here rather than read from the stroke's last `StrokePoint`, which the stroke overwrites as
+    /// it appends: reading it meant copying it first).
+    private var lastMicroseconds: Int64 = 0
+    private(set) var lastSample = ContactSample(known: [])
+
+    var lastTime: Timestamp { Timestamp(microseconds: lastMicroseconds) }
 
     /// Packs into `buffer` (its contents are overwritten; a buffer of a finished stroke is reused).
     init(buffer: [UInt8]) {
@@ -152,6 +159,8 @@ struct PointPacker: Sendable {
     mutating func start(_ p: StrokePoint) {
         count = 0
         interval = 0
+        lastMicroseconds = p.time.microseconds
+        lastSample = p.sample
         reserve()
         buffer.withUnsafeMutableBufferPointer { b in
             withUnsafeTemporaryAllocation(of: Int64.self, capacity: PointPacking.fieldCount) { row in
@@ -165,49 +174,50 @@ struct PointPacker: Sendable {
     }
 
     /// Packs the point of `p` at `time` (what `StrokePoint(time:sample:geometry:)` makes of them),
-    /// which follows `q`. Read from the sample: the point was just built, and reading it back
-    /// would stall on store forwarding.
+    /// which follows the last point packed.
     @inline(__always)
-    mutating func append(time: Timestamp, _ p: ContactSample, after q: StrokePoint) {
-        let now = time.microseconds &- q.time.microseconds
+    mutating func append(time: Timestamp, _ p: ContactSample) {
+        let now = time.microseconds &- lastMicroseconds
         let residual = now &- interval
         interval = now
         reserve()
         // Touch points change only in the first 7 fields (time, position, pressure, shape): their
         // bitmap is one byte and only those 7 deltas need computing.
-        if p.distance != q.distance || p.tiltX != q.tiltX || p.tiltY != q.tiltY || p.toolType != q.toolType
-            || p.rotation != q.rotation || p.wheel != q.wheel || p.buttons != q.buttons || p.toolID != q.toolID
-            || p.serial != q.serial || p.known != q.known
-        {
-            return appendAnyChange(time: time, p, after: q, residual: residual)
+        if p.samePenFields(as: lastSample) {
+            appendTouch(p, residual: residual)
+        } else {
+            appendAnyChange(time: time, p, residual: residual)
         }
-        let d1 = Int64(p.x) &- Int64(q.x), d2 = Int64(p.y) &- Int64(q.y)
-        let d3 = Int64(p.pressure) &- Int64(q.pressure), d4 = Int64(p.touchMajor) &- Int64(q.touchMajor)
-        let d5 = Int64(p.touchMinor) &- Int64(q.touchMinor), d6 = Int64(p.orientation) &- Int64(q.orientation)
-        var changed: UInt8 = residual != 0 ? 1 : 0
-        if d1 != 0 { changed |= 1 << 1 }
-        if d2 != 0 { changed |= 1 << 2 }
-        if d3 != 0 { changed |= 1 << 3 }
-        if d4 != 0 { changed |= 1 << 4 }
-        if d5 != 0 { changed |= 1 << 5 }
-        if d6 != 0 { changed |= 1 << 6 }
+        lastMicroseconds = time.microseconds
+        lastSample = p
+    }
+
+    /// `append` for a point whose fields past the seventh are the last point's. The bitmap's byte
+    /// is written last, each delta as it is computed: computing the seven first kept them all in
+    /// registers and spilled them.
+    @inline(__always)
+    private mutating func appendTouch(_ p: ContactSample, residual: Int64) {
         buffer.withUnsafeMutableBufferPointer { b in
-            var w = VarintWriter(base: b.baseAddress!, count: count)
-            w.base[w.count] = changed
-            w.count += 1
-            if residual != 0 { w.write(PointPacking.zigzag(residual)) }
-            if d1 != 0 { w.write(PointPacking.zigzag(d1)) }
-            if d2 != 0 { w.write(PointPacking.zigzag(d2)) }
-            if d3 != 0 { w.write(PointPacking.zigzag(d3)) }
-            if d4 != 0 { w.write(PointPacking.zigzag(d4)) }
-            if d5 != 0 { w.write(PointPacking.zigzag(d5)) }
-            if d6 != 0 { w.write(PointPacking.zigzag(d6)) }
+            let q = lastSample
+            var w = VarintWriter(base: b.baseAddress!, count: count &+ 1)
+            var changed: UInt8 = 0
+            w.field(residual, 1 << 0, &changed)
+            w.field(Int64(p.x) &- Int64(q.x), 1 << 1, &changed)
+            w.field(Int64(p.y) &- Int64(q.y), 1 << 2, &changed)
+            w.field(Int64(p.pressure) &- Int64(q.pressure), 1 << 3, &changed)
+            w.field(Int64(p.touchMajor) &- Int64(q.touchMajor), 1 << 4, &changed)
+            w.field(Int64(p.touchMinor) &- Int64(q.touchMinor), 1 << 5, &changed)
+            w.field(Int64(p.orientation) &- Int64(q.orientation), 1 << 6, &changed)
+            w.base[count] = changed
             count = w.count
         }
     }
 
-    /// `append` for a point whose fields past the seventh changed.
-    private mutating func appendAnyChange(time: Timestamp, _ p: ContactSample, after q: StrokePoint, residual: Int64) {
+    /// `append` for a point whose fields past the seventh changed. Out of line: inlined, its
+    /// loads of all 17 fields were hoisted into the common path.
+    @inline(never)
+    private mutating func appendAnyChange(time: Timestamp, _ p: ContactSample, residual: Int64) {
+        let q = StrokePoint(time: lastTime, raw: lastSample)
         buffer.withUnsafeMutableBufferPointer { b in
             withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * PointPacking.fieldCount) { rows in
                 let current = rows.baseAddress!, previous = current + PointPacking.fieldCount
@@ -246,16 +256,24 @@ struct VarintWriter {
     let base: UnsafeMutablePointer<UInt8>
     var count = 0
 
+    /// Writes `delta` unless it is 0, noting `bit` in `changed` when it does.
+    @inline(__always)
+    mutating func field(_ delta: Int64, _ bit: UInt8, _ changed: inout UInt8) {
+        guard delta != 0 else { return }
+        changed |= bit
+        write(PointPacking.zigzag(delta))
+    }
+
     @inline(__always)
     mutating func write(_ value: UInt64) {
         var v = value
         while v >= 0x80 {
             base[count] = UInt8(truncatingIfNeeded: v) | 0x80
             v >>= 7
-            count += 1
+            count &+= 1
         }
         base[count] = UInt8(truncatingIfNeeded: v)
-        count += 1
+        count &+= 1
     }
 }
 
@@ -274,5 +292,17 @@ struct VarintReader {
             if byte < 0x80 { return value }
             shift += 7
         }
+    }
+}
+
+extension ContactSample {
+    /// The same values in the fields packed after the seventh (pen axes, tool, buttons, `known`):
+    /// one test for all ten, without a branch per field.
+    @inline(__always)
+    func samePenFields(as o: ContactSample) -> Bool {
+        let axes = (distance ^ o.distance) | (tiltX ^ o.tiltX) | (tiltY ^ o.tiltY) | (toolType ^ o.toolType)
+            | (rotation ^ o.rotation) | (wheel ^ o.wheel) | (toolID ^ o.toolID)
+        let rest = (serial ^ o.serial) | UInt32(buttons.rawValue ^ o.buttons.rawValue) | UInt32(known.rawValue ^ o.known.rawValue)
+        return axes == 0 && rest == 0
     }
 }
