@@ -5,23 +5,9 @@ import InputCore
 extension MultitouchDecoder {
     @inline(__always)
     mutating func apply(_ event: InputEvent) {
+        // Most events are absolute axes: tested first, not through the switch's jump table.
+        if event.type == .abs { return applyAbs(event.code, event.value) }
         switch event.type {
-        case .abs:
-            let code = event.code
-            guard code <= AbsCode.max, case let axis = declared.abs[Int(code)], axis.declared else {
-                note(.undeclaredCode(type: .abs, code: code))
-                return
-            }
-            if axis.outOfRange(event.value), code != AbsCode.mtSlot, !(code == AbsCode.mtTrackingID && event.value == -1),
-                let range = axis.range
-            {
-                note(.valueOutOfRange(code: code, value: event.value, range: range))
-            }
-            switch mode {
-            case .slots: applySlotAxis(code, event.value)
-            case .singleTouch: applySingleTouchAxis(code, event.value)
-            case .tool: applyToolAxis(code, event.value)
-            }
         case .key:
             switch mode {
             case .slots:
@@ -46,6 +32,22 @@ extension MultitouchDecoder {
             if event.code == SynCode.mtReport { note(.protocolAReport) }
         default:
             break
+        }
+    }
+
+    @inline(__always)
+    private mutating func applyAbs(_ code: UInt16, _ value: Int32) {
+        guard code <= AbsCode.max, case let axis = declared.abs[Int(code)], axis.declared else {
+            note(.undeclaredCode(type: .abs, code: code))
+            return
+        }
+        if axis.outOfRange(value), code != AbsCode.mtSlot, !(code == AbsCode.mtTrackingID && value == -1) {
+            note(.valueOutOfRange(code: code, value: value, range: axis.range))
+        }
+        switch mode {
+        case .slots: applySlotAxis(code, value)
+        case .singleTouch: applySingleTouchAxis(code, value)
+        case .tool: applyToolAxis(code, value)
         }
     }
 

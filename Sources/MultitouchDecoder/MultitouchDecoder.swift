@@ -179,14 +179,26 @@ struct DeclaredAxes: Hashable, Sendable {
     /// One absolute axis: whether the device declares it, and its range when it has one.
     struct Axis: Hashable, Sendable {
         var declared = false
-        /// `minimum > maximum`: no range to check (undeclared, or absinfo with none).
-        var minimum: Int32 = 1
-        var maximum: Int32 = 0
+        /// The range as its lowest value and its width, so that the per-event test is one
+        /// subtraction and one unsigned comparison; no range (undeclared, or absinfo with
+        /// `minimum > maximum`) is all of `Int32`, which nothing is outside.
+        var minimum = Int32.min
+        var span = UInt32.max
+
+        init() {}
+
+        init(declared: Bool, minimum: Int32, maximum: Int32) {
+            self.declared = declared
+            if minimum <= maximum {
+                self.minimum = minimum
+                span = UInt32(bitPattern: maximum &- minimum)
+            }
+        }
 
         /// Whether `value` is outside a range the axis has.
         @inline(__always)
-        func outOfRange(_ value: Int32) -> Bool { minimum <= maximum && (value < minimum || value > maximum) }
-        var range: ClosedRange<Int32>? { minimum <= maximum ? minimum...maximum : nil }
+        func outOfRange(_ value: Int32) -> Bool { UInt32(bitPattern: value &- minimum) > span }
+        var range: ClosedRange<Int32> { minimum...(minimum &+ Int32(bitPattern: span)) }
     }
 
     /// Indexed by code, `AbsCode.max` + 1 of them: one bounds check and one load per event.
