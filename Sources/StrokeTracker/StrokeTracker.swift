@@ -111,76 +111,74 @@ public struct StrokeTracker: Sendable {
         into out: inout [StrokeEvent]
     ) {
         // Each event read in place: a copy of it per event was a tenth of tracking.
-        do {
-            for i in events.indices {
-                let e = events.baseAddress.unsafelyUnwrapped + i
-                // What strokes pack their points with (nil: they keep them as points); formed per use
-                // from the borrowed `shared`, as a local it was retained and released per frame.
-                var packing: SharedGeometry? { packsHistory ? shared : nil }
-                let key = StrokeKey(device: device, slot: e.pointee.slot, trackingID: e.pointee.trackingID)
-                if arbiter.isActive {
-                    switch arbiter.decide(e.pointee, key: key, isPen: shared.geometry.isPen) {
-                    case .publish: break
-                    case .drop: continue
-                    case .penEntered(let group): cancelForPen(group: group, time: e.pointee.time, frame: frame, into: &out)
-                    }
+        for i in events.indices {
+            let e = events.baseAddress.unsafelyUnwrapped + i
+            // What strokes pack their points with (nil: they keep them as points); formed per use
+            // from the borrowed `shared`, as a local it was retained and released per frame.
+            var packing: SharedGeometry? { packsHistory ? shared : nil }
+            let key = StrokeKey(device: device, slot: e.pointee.slot, trackingID: e.pointee.trackingID)
+            if arbiter.isActive {
+                switch arbiter.decide(e.pointee, key: key, isPen: shared.geometry.isPen) {
+                case .publish: break
+                case .drop: continue
+                case .penEntered(let group): cancelForPen(group: group, time: e.pointee.time, frame: frame, into: &out)
                 }
-                let point = StrokePoint(time: e.pointee.time, sample: e.pointee.sample, geometry: shared.geometry)
-                switch e.pointee.kind {
-                case .began:
-                    let id = StrokeID(rawValue: nextStrokeID)
-                    nextStrokeID += 1
-                    let stroke = Stroke(
-                        id: id, device: device, slot: e.pointee.slot, trackingID: e.pointee.trackingID, flags: e.pointee.flags,
-                        state: .inProgress, firstFrame: frame, points: [], lastFrame: frame
-                    )
-                    let live = LiveStroke(key: key, header: stroke, point: point, geometry: packing, buffer: spareBuffer())
-                    if let index = liveIndex(key) {
-                        assertionFailure("decoder bug: began for \(key), which is in progress")
-                        active[index] = live
-                    } else {
-                        active.append(live)
-                    }
-                    out.append(event(.began, stroke, frame: frame, point: point))
-                case .moved:
-                    // One lookup for the hot path: the stroke's index, then in-place updates.
-                    guard let index = liveIndex(key) else {
-                        assertionFailure("decoder bug: moved for \(key), which is not in progress")
-                        continue
-                    }
-                    if shared.geometry.jumpDetection != nil, isJump(index, to: point, shared) {
-                        splitAtJump(index, e.pointee, point: point, frame: frame, packing: packing, into: &out)
-                        continue
-                    }
-                    let id = active[index].extend(point, sample: e.pointee.sample, frame: frame, geometry: packing)
-                    out.append(StrokeEvent(
-                        kind: .moved, stroke: id, device: device, frame: frame, slot: e.pointee.slot,
-                        trackingID: e.pointee.trackingID, point: point, flags: []))
-                case .hover(let phase):
-                    out.append(StrokeEvent(
-                        kind: .hover(phase), stroke: .hover(device: device, slot: e.pointee.slot), device: device, frame: frame,
-                        slot: e.pointee.slot, trackingID: e.pointee.trackingID, point: point, flags: []))
-                case .ended, .cancelled:
-                    guard let index = liveIndex(key) else {
-                        assertionFailure("decoder bug: \(e.pointee.kind) for \(key), which is not in progress")
-                        continue
-                    }
-                    if e.pointee.kind == .ended, shared.geometry.jumpDetection != nil, isJump(index, to: point, shared) {
-                        // The lift sample is somewhere else: the finger that lifted there is a stroke
-                        // of its own, begun and ended in this frame.
-                        splitAtJump(index, e.pointee, point: point, frame: frame, packing: packing, into: &out)
-                    }
-                    var live = active.swapRemove(at: index)
-                    if case .cancelled(let reason) = e.pointee.kind {
-                        out.append(event(.cancelled(reason), live.header, frame: frame, point: point))
-                    } else {
-                        // The lift sample is part of the polyline only if the finger moved before lifting.
-                        if !point.samePosition(as: live.last) { live.append(point, sample: e.pointee.sample, geometry: packing) }
-                        out.append(event(.ended, live.header, frame: frame, point: point))
-                        complete(live)
-                    }
-                    recycle(&live)
+            }
+            let point = StrokePoint(time: e.pointee.time, sample: e.pointee.sample, geometry: shared.geometry)
+            switch e.pointee.kind {
+            case .began:
+                let id = StrokeID(rawValue: nextStrokeID)
+                nextStrokeID += 1
+                let stroke = Stroke(
+                    id: id, device: device, slot: e.pointee.slot, trackingID: e.pointee.trackingID, flags: e.pointee.flags,
+                    state: .inProgress, firstFrame: frame, points: [], lastFrame: frame
+                )
+                let live = LiveStroke(key: key, header: stroke, point: point, geometry: packing, buffer: spareBuffer())
+                if let index = liveIndex(key) {
+                    assertionFailure("decoder bug: began for \(key), which is in progress")
+                    active[index] = live
+                } else {
+                    active.append(live)
                 }
+                out.append(event(.began, stroke, frame: frame, point: point))
+            case .moved:
+                // One lookup for the hot path: the stroke's index, then in-place updates.
+                guard let index = liveIndex(key) else {
+                    assertionFailure("decoder bug: moved for \(key), which is not in progress")
+                    continue
+                }
+                if shared.geometry.jumpDetection != nil, isJump(index, to: point, shared) {
+                    splitAtJump(index, e.pointee, point: point, frame: frame, packing: packing, into: &out)
+                    continue
+                }
+                let id = active[index].extend(point, sample: e.pointee.sample, frame: frame, geometry: packing)
+                out.append(StrokeEvent(
+                    kind: .moved, stroke: id, device: device, frame: frame, slot: e.pointee.slot,
+                    trackingID: e.pointee.trackingID, point: point, flags: []))
+            case .hover(let phase):
+                out.append(StrokeEvent(
+                    kind: .hover(phase), stroke: .hover(device: device, slot: e.pointee.slot), device: device, frame: frame,
+                    slot: e.pointee.slot, trackingID: e.pointee.trackingID, point: point, flags: []))
+            case .ended, .cancelled:
+                guard let index = liveIndex(key) else {
+                    assertionFailure("decoder bug: \(e.pointee.kind) for \(key), which is not in progress")
+                    continue
+                }
+                if e.pointee.kind == .ended, shared.geometry.jumpDetection != nil, isJump(index, to: point, shared) {
+                    // The lift sample is somewhere else: the finger that lifted there is a stroke
+                    // of its own, begun and ended in this frame.
+                    splitAtJump(index, e.pointee, point: point, frame: frame, packing: packing, into: &out)
+                }
+                var live = active.swapRemove(at: index)
+                if case .cancelled(let reason) = e.pointee.kind {
+                    out.append(event(.cancelled(reason), live.header, frame: frame, point: point))
+                } else {
+                    // The lift sample is part of the polyline only if the finger moved before lifting.
+                    if !point.samePosition(as: live.last) { live.append(point, sample: e.pointee.sample, geometry: packing) }
+                    out.append(event(.ended, live.header, frame: frame, point: point))
+                    complete(live)
+                }
+                recycle(&live)
             }
         }
     }
