@@ -4,7 +4,7 @@ import MultitouchDecoder
 /// A stroke in progress, under its key, with what jump detection remembers of it.
 ///
 /// Its points are packed as they come (`PointPacker`), with the geometry they are derived with:
-/// completing the stroke copies its bytes into the history instead of packing 112-byte points,
+/// completing the stroke copies its bytes into the history instead of packing 120-byte points,
 /// and motion appends a few bytes instead of a `StrokePoint`. They are kept as `StrokePoint`s
 /// (`header.points`) when the tracker does not pack its history, and from the first point derived
 /// with a geometry that derives points differently (a calibration changed while it was down).

@@ -1,7 +1,7 @@
 import InputCore
 import MultitouchDecoder
 
-/// A stroke's points packed into bytes, about 5 a point where a `StrokePoint` takes 112: the
+/// A stroke's points packed into bytes, about 5 a point where a `StrokePoint` takes 120: the
 /// history of a daemon holds thousands of strokes.
 ///
 /// Layout: the first point's 17 fields (in `load`'s order), then per further point a varint
