@@ -62,7 +62,7 @@ public struct ReplaySummary: Sendable {
         var out: [String] = []
         out.append("format: \(format)")
         for (i, d) in devices.enumerated() {
-            out.append("device \(i + 1): \"\(terminalSafe(d.name))\" (\(d.kind.rawValue), \(d.slots.map { "\($0) slots" } ?? (d.touchProtocol == .tool ? "pen" : "single touch")))")
+            out.append("device \(i + 1): \(terminalQuoted(d.name)) (\(d.kind.rawValue), \(d.slots.map { "\($0) slots" } ?? (d.touchProtocol == .tool ? "pen" : "single touch")))")
         }
         out.append("events: \(events)")
         out.append("frames: \(frames)")

@@ -38,7 +38,7 @@ enum DeviceReport {
     static func lines(_ recorded: RecordedDevice, index: Int) -> [String] {
         let d = recorded.description
         var out: [String] = []
-        out.append("device \(index): \"\(terminalSafe(d.name))\"")
+        out.append("device \(index): \(terminalQuoted(d.name))")
         if let node = recorded.node { out.append("  node: \(terminalSafe(node))") }
         out.append(
             "  id: bus \(hex(d.id.bustype)) vendor \(hex(d.id.vendor)) product \(hex(d.id.product)) version \(hex(d.id.version))"

@@ -43,7 +43,7 @@ struct DevicesCommand: ParsableCommand {
                 out.line(path)
                 continue
             }
-            out.line("\(path): \"\(terminalSafe(d.name))\" \(touch ? "touch" : "not touch")")
+            out.line("\(path): \(terminalQuoted(d.name)) \(touch ? "touch" : "not touch")")
             for line in DeviceReport.lines(RecordedDevice(description: d, node: path, events: []), index: shown).dropFirst() { out.line("  " + line) }
         }
         if shown == 0 && !nodes.isEmpty { printError("no touch devices found (try --all, or check permissions)") }

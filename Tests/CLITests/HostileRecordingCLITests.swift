@@ -54,6 +54,23 @@ import Testing
         #expect(lines(replayed.stdout) == lines(plain.stdout) && replayed.stdout.contains(#"\u{1b}[2J"#))
     }
 
+    /// A device name with a double quote and a backslash is printed with them escaped, so the
+    /// quoted name ends where it ends (printed raw, where the name ended and what followed it
+    /// were the recording's to forge). From the third adversary round's notes.
+    @Test func aDeviceNameWithAQuoteIsPrintedUnambiguously() throws {
+        let fixture = try String(contentsOfFile: CLI.fixture("03-atmel-maxtouch-touchscreen-4finger-drag.evemu"), encoding: .utf8)
+        let crafted = fixture.replacingOccurrences(of: "N: Atmel maXTouch Touchscreen", with: #"N: Atmel" (pen, 1 slots) \"#)
+        #expect(crafted != fixture)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-quote-\(getpid()).evemu").path
+        try crafted.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let described = try CLI.run(["describe", path])
+        #expect(described.status == 0, "\(described.stderr)")
+        #expect(described.stdout.contains(#"device 1: "Atmel\" (pen, 1 slots) \\""#), "\(described.stdout)")
+        let summary = try CLI.run(["replay", "--summary", path])
+        #expect(summary.stdout.contains(#"device 1: "Atmel\" (pen, 1 slots) \\" (touchscreen, "#), "\(summary.stdout)")
+    }
+
     @Test func daemonReplayRefusesAHostileHeaderWithoutTrapping() throws {
         let socket = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-hostile-\(getpid()).sock").path
         defer { try? FileManager.default.removeItem(atPath: socket) }
