@@ -163,7 +163,9 @@ public final class StrokeClient: @unchecked Sendable {
             do {
                 let fresh = try await StrokeConnection.open(path: path, maxLineLength: maxLineLength, bufferSize: bufferSize)
                 lock.withLock { self.connection = fresh }
-                continue
+                // Returned even if the server closed it already: checking again here reopened at
+                // once, without a failure counted, from a server that greets and closes.
+                return fresh
             } catch let error as StrokeClientError where error.code == .connectionLost {
                 failure = error
             } catch let error as StrokeClientError where error.error?.error == .tooManyClients {

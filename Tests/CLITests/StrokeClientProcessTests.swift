@@ -76,12 +76,23 @@ import Glibc
         }
     }
 
-    /// A Unix socket that answers every connection with `bytes`, then holds it open a while.
+    /// A Unix socket that runs `script` on every connection (then closes it), noting when each
+    /// was accepted.
     final class FakeServer: @unchecked Sendable {
         let path: String
         let fd: Int32
+        private let lock = NSLock()
+        private var accepted: [ContinuousClock.Instant] = []
 
-        init(path: String, bytes: [UInt8]) throws {
+        /// Answers every connection with `bytes`, then holds it open a while.
+        convenience init(path: String, bytes: [UInt8]) throws {
+            try self.init(path: path) { connection in
+                _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                usleep(500_000)
+            }
+        }
+
+        init(path: String, script: @escaping @Sendable (Int32) -> Void) throws {
             self.path = path
             fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_un()
@@ -94,22 +105,101 @@ import Glibc
             }
             guard bound == 0, listen(fd, 4) == 0 else { throw LineSocket.Error(message: "cannot listen on \(path)") }
             let listener = fd
-            Thread {
+            Thread { [self] in
                 while true {
                     let connection = accept(listener, nil, nil)
                     if connection < 0 { return }
-                    _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                    usleep(500_000)
+                    lock.withLock { accepted.append(.now) }
+                    script(connection)
                     close(connection)
                 }
             }.start()
         }
+
+        /// When each connection was accepted.
+        var connections: [ContinuousClock.Instant] { lock.withLock { accepted } }
 
         func stop() {
             shutdown(fd, Int32(SHUT_RDWR))
             close(fd)
             unlink(path)
         }
+    }
+
+    static let hello = Array(#"{"type":"hello","protocol":1,"daemon":"strokes 0.2.0","instance":"fake","seq":0,"features":["subscribe"],"maxLineLength":65536}"#.utf8) + [0x0a]
+
+    /// Reads one request line from `connection` and answers it as a `subscribe` with a snapshot.
+    static func answerSubscribe(_ connection: Int32) {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while recv(connection, &byte, 1, 0) == 1, byte != 0x0a { line.append(byte) }
+        let request = String(decoding: line, as: UTF8.self)
+        let id = request.firstRange(of: #""id":"#).map { request[$0.upperBound...].prefix { $0.isNumber } } ?? "null"
+        let reply = Array(#"{"type":"reply","id":\#(id),"request":"subscribe","seq":0}"#.utf8) + [0x0a]
+            + Array(#"{"type":"snapshot","seq":0,"strokes":[]}"#.utf8) + [0x0a]
+        _ = reply.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// A server that greets and closes every connection: each reconnection fails (its subscribe
+    /// is never answered), is backed off and counted. The iterator reconnected at once, for ever
+    /// (the Python client's finding in the third adversary round; the same design here).
+    @Test func reconnectionsThatDoNotGetTheSubscriptionBackAreBackedOffAndCounted() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try FakeServer(path: directory + "/fake.sock") { connection in
+            _ = Self.hello.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        defer { server.stop() }
+        let client = try await StrokeClient.connect(path: server.path)
+        defer { client.close() }
+        var error: StrokeClientError?
+        do {
+            for try await _ in client.subscribe(backoff: Backoff(initial: 0.05, attempts: 3)) {}
+        } catch let e as StrokeClientError {
+            error = e
+        }
+        #expect(error?.code == .connectionLost)
+        #expect(error?.message.contains("gave up reconnecting after 3 attempts") == true, "\(String(describing: error))")
+        // Three subscribes that were not answered, the last two after 0.05 and 0.1 s; the first
+        // on the connection `connect` made, or on a new one when the client had already seen the
+        // server close that (its reader thread races the first subscribe).
+        let connections = server.connections
+        #expect((3...4).contains(connections.count), "\(connections.count) connections")
+        if connections.count >= 3 {
+            #expect(connections[connections.count - 3].duration(to: connections[connections.count - 1]) >= .milliseconds(140))
+        }
+    }
+
+    /// A server that answers the subscribe and then closes, every time: each reconnection gets its
+    /// subscription back, and each is lost at once. Such losses in a row wait longer each time.
+    @Test func aServerThatAnswersTheSubscribeAndClosesIsNotReconnectedToInALoop() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try FakeServer(path: directory + "/fake.sock") { connection in
+            _ = Self.hello.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            Self.answerSubscribe(connection)
+        }
+        defer { server.stop() }
+        let client = try await StrokeClient.connect(path: server.path)
+        let subscription = client.subscribe(backoff: Backoff(initial: 0.05, factor: 2, maximum: 2))
+        let consumer = Task {
+            var snapshots = 0
+            do {
+                for try await event in subscription {
+                    if case .message(.snapshot) = event { snapshots += 1 }
+                }
+            } catch {}
+            return snapshots
+        }
+        try await Task.sleep(for: .milliseconds(1500))
+        client.close()
+        consumer.cancel()
+        let snapshots = await consumer.value
+        // Waits of 0.05, 0.1, 0.2, 0.4 and 0.8 s: at most 6 connections in 1.5 s, each subscribed.
+        let connections = server.connections
+        #expect(connections.count >= 4)
+        #expect(connections.count <= 7, "\(connections.count) connections in 1.5 s")
+        #expect(snapshots >= 4)
     }
 
     func connectError(to bytes: [UInt8], maxLineLength: Int = 1 << 20) async throws -> StrokeClientError? {

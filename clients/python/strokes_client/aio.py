@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any, AsyncIterator, Dict, List, Optional, Sequence
 
 from .client import DEFAULT_MAX_LINE, check_hello, check_reply, request_line, retry_delay
 from .errors import ConnectionLost, DaemonError, ProtocolError
 from .messages import (DevicesReply, ErrorMessage, Goodbye, Hello, HistoryReply, LiveReply, Message,
                        PingReply, Reply, StatsReply, Stroke, SubscribeReply, parse_line)
-from .stream import Backoff, Event, StreamState, default_socket_path
+from .stream import Backoff, Event, ShortSessions, StreamState, default_socket_path
 
 __all__ = ["AsyncClient"]
 
@@ -203,6 +204,7 @@ class AsyncClient:
         a `Gap` where the stream cannot continue."""
         state = StreamState(devices, events, resume_after)
         failures = 0  # reconnections in a row that did not get the subscription back
+        short = ShortSessions(backoff)
         while True:
             if self._writer is None:
                 # Outside the try: giving up ends the subscription.
@@ -217,6 +219,7 @@ class AsyncClient:
                 if not isinstance(reply, SubscribeReply):
                     raise ProtocolError(f"the reply to 'subscribe' is a '{reply.request}' reply")
                 failures = 0
+                short.subscribed(time.monotonic())
                 gap = state.on_reply(reply)
                 if gap:
                     yield gap
@@ -232,6 +235,8 @@ class AsyncClient:
                     raise
                 if failures:  # a reconnection lost before its subscribe was answered
                     await asyncio.sleep(retry_delay(backoff, failures, e))
+                elif wait := short.lost(time.monotonic()):
+                    await asyncio.sleep(wait)
 
     async def _reconnect(self, backoff: Backoff, failures: int) -> int:
         """As `Client._reconnect`."""

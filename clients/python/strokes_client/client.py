@@ -11,7 +11,7 @@ from typing import Any, Deque, Dict, Iterator, List, Optional, Sequence
 from .errors import ConnectionLost, DaemonError, ProtocolError
 from .messages import (DevicesReply, ErrorMessage, Goodbye, Hello, HistoryReply, LiveReply, Message,
                        PingReply, Reply, StatsReply, Stroke, SubscribeReply, parse_line)
-from .stream import Backoff, Event, StreamState, default_socket_path
+from .stream import Backoff, Event, ShortSessions, StreamState, default_socket_path
 
 __all__ = ["Client", "DEFAULT_MAX_LINE", "PROTOCOL"]
 
@@ -203,9 +203,12 @@ class Client:
         yields a `Gap` (``gapTooOld``, ``restarted``) and then the new `Snapshot`. It raises
         `ConnectionLost` when ``backoff.attempts`` reconnections in a row fail (a reconnection
         fails unless the daemon answers its ``subscribe``), or at the first loss without
-        ``reconnect``."""
+        ``reconnect``. A subscription lost within ``backoff.maximum`` seconds of being answered
+        waits ``backoff.delay`` before reconnecting, longer for each such loss in a row
+        (`ShortSessions`): a daemon that answers and closes every time is not hammered."""
         state = StreamState(devices, events, resume_after)
         failures = 0  # reconnections in a row that did not get the subscription back
+        short = ShortSessions(backoff)
         while True:
             if self._sock is None:
                 # Outside the try: giving up ends the subscription.
@@ -220,6 +223,7 @@ class Client:
                 if not isinstance(reply, SubscribeReply):
                     raise ProtocolError(f"the reply to 'subscribe' is a '{reply.request}' reply")
                 failures = 0
+                short.subscribed(time.monotonic())
                 gap = state.on_reply(reply)
                 if gap:
                     yield gap
@@ -234,6 +238,8 @@ class Client:
                     raise
                 if failures:  # a reconnection lost before its subscribe was answered
                     time.sleep(retry_delay(backoff, failures, e))
+                elif wait := short.lost(time.monotonic()):
+                    time.sleep(wait)
 
     def _reconnect(self, backoff: Backoff, failures: int) -> int:
         """Connects again after ``failures`` failed reconnections in a row; returns the count

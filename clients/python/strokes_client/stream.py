@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 
 from .messages import STREAM_TYPES, Hello, Message, Moved, Snapshot, SubscribeReply
 
-__all__ = ["Backoff", "Gap", "StreamState", "default_socket_path"]
+__all__ = ["Backoff", "Gap", "ShortSessions", "StreamState", "default_socket_path"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -48,6 +48,35 @@ class Backoff:
 
     def delay(self, failures: int) -> float:
         return min(self.maximum, self.initial * self.factor ** max(0, failures - 1))
+
+
+class ShortSessions:
+    """Subscriptions in a row lost within ``backoff.maximum`` seconds of their ``subscribe``
+    being answered. Each such loss waits ``backoff.delay`` of their count before reconnecting, so
+    a daemon that answers and then closes every time (a crash loop, a proxy) is not reconnected
+    to in a busy loop; a subscription that lasted longer starts the count over. They do not count
+    towards ``backoff.attempts``: each reconnection got its subscription back. Times are the
+    caller's monotonic clock."""
+
+    def __init__(self, backoff: Backoff):
+        self.backoff = backoff
+        self.count = 0
+        self._since: Optional[float] = None
+
+    def subscribed(self, now: float) -> None:
+        """The ``subscribe`` was answered at ``now``."""
+        self._since = now
+
+    def lost(self, now: float) -> float:
+        """The connection was lost at ``now``: the seconds to wait before reconnecting."""
+        since, self._since = self._since, None
+        if since is None:
+            return 0.0
+        if now - since >= self.backoff.maximum:
+            self.count = 0
+            return 0.0
+        self.count += 1
+        return self.backoff.delay(self.count)
 
 
 class StreamState:

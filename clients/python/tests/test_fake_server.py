@@ -243,6 +243,55 @@ class FakeServerTests(unittest.TestCase):
                 self.assertEqual(len(connections), 4)
                 self.assertGreaterEqual(connections[-1] - connections[1], 0.14)
 
+    def test_a_server_that_answers_the_subscribe_and_closes_is_not_reconnected_to_in_a_loop(self):
+        """Each reconnection gets its subscription back, so none fails; each is lost at once.
+        Without a wait, the client reconnected as fast as the server accepted (hundreds a second)."""
+        connections = []
+        answer = subscribed_then()
+        def script(connection):
+            connections.append(time.monotonic())
+            answer(connection)
+        path = self.serve(script)
+        backoff = Backoff(initial=0.05, factor=2.0, maximum=2.0)
+        with Client.connect(path, timeout=10) as client:
+            snapshots = 0
+            def consume():
+                nonlocal snapshots
+                try:
+                    for event in client.subscribe(backoff=backoff):
+                        snapshots += isinstance(event, Snapshot)
+                except ConnectionLost:
+                    pass
+            thread = threading.Thread(target=consume, daemon=True)
+            thread.start()
+            time.sleep(1.5)
+            client.close()
+            thread.join(10)
+        # Waits of 0.05, 0.1, 0.2, 0.4 and 0.8 s: at most 6 connections in 1.5 s, each subscribed.
+        self.assertGreaterEqual(len(connections), 4)
+        self.assertLessEqual(len(connections), 7, f"{len(connections)} connections in 1.5 s")
+        self.assertGreaterEqual(snapshots, 4)
+        gaps = [b - a for a, b in zip(connections[1:], connections[2:])]
+        self.assertTrue(all(later > earlier for earlier, later in zip(gaps, gaps[1:])), gaps)
+
+        connections.clear()
+
+        async def run():
+            async with await AsyncClient.connect(path) as client:
+                async def consume():
+                    async for _ in client.subscribe(backoff=backoff):
+                        pass
+                task = asyncio.ensure_future(consume())
+                await asyncio.sleep(1.5)
+                task.cancel()
+                try:
+                    await task
+                except (asyncio.CancelledError, ConnectionLost):
+                    pass
+        asyncio.run(asyncio.wait_for(run(), 10))
+        self.assertGreaterEqual(len(connections), 4)
+        self.assertLessEqual(len(connections), 7, f"AsyncClient: {len(connections)} connections in 1.5 s")
+
     def test_a_request_inside_a_subscription_that_fell_behind_returns(self):
         """AsyncClient with a full subscription queue: the reader goes on reading replies, and the
         subscription resumes after the last message it delivered."""

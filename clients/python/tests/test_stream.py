@@ -3,6 +3,7 @@
 import unittest
 
 from strokes_client import Backoff, Gap, Hello, Snapshot, StreamState, SubscribeReply, parse_message
+from strokes_client.stream import ShortSessions
 
 
 def hello(instance, seq=0):
@@ -68,3 +69,18 @@ class StreamStateTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ShortSessionsTests(unittest.TestCase):
+    def test_losses_soon_after_subscribing_wait_longer_each_time_and_a_long_session_starts_over(self):
+        short = ShortSessions(Backoff(initial=0.05, factor=2.0, maximum=2.0))
+        self.assertEqual(short.lost(0.0), 0.0)  # never subscribed: the reconnection's own backoff applies
+        waits = []
+        for t in range(4):
+            short.subscribed(10.0 * t)
+            waits.append(short.lost(10.0 * t + 0.5))
+        self.assertEqual(waits, [0.05, 0.1, 0.2, 0.4])
+        short.subscribed(100.0)
+        self.assertEqual(short.lost(102.0), 0.0)  # lasted backoff.maximum: not short
+        short.subscribed(110.0)
+        self.assertEqual(short.lost(110.1), 0.05)
