@@ -7,9 +7,13 @@ import InputCore
 /// contact's previous position, in millimetres, is scaled to libinput's 12 ms reference frame
 /// interval; the motion is a jump when that distance is above `thresholdMM` (libinput: 20), or
 /// when it grew by more than `growthMM` (libinput: 7) since the contact's previous motion (0 for
-/// the first motion of a stroke). Intervals of 0 or longer than 2.5 reference frames (30 ms) are
+/// the first motion of a stroke). Intervals longer than 2.5 reference frames (30 ms) are
 /// irregular frames: never a jump, and they leave the previous distance as it was, as in
-/// libinput. Without a resolution on both axes there are no millimetres and nothing is a jump.
+/// libinput. So are intervals shorter than 2 ms (libinput: only 0): no touch device scans that
+/// fast, so such frames were delivered together, and their timestamps say when they arrived, not
+/// how fast the finger moved (scaled by a few microseconds, a 0.1 mm step was a "jump"; libinput
+/// sets its reference interval to the measured one for its uinput test devices for the same
+/// reason). Without a resolution on both axes there are no millimetres and nothing is a jump.
 ///
 /// The tracker ends the stroke at its last believable point and begins a new stroke, flagged
 /// `jump`, at the new position (docs/decoder.md, "Touch jumps").
@@ -23,6 +27,8 @@ public struct JumpDetection: Hashable, Sendable {
     public static let referenceInterval: Int64 = 12_000
     /// Frames further apart than this (2.5 reference intervals) are never a jump.
     public static let longestInterval: Int64 = 30_000
+    /// Frames closer than this (a sixth of the reference interval) came together: never a jump.
+    public static let shortestInterval: Int64 = 2_000
     /// libinput's threshold.
     public static let libinput = JumpDetection(thresholdMM: 20, growthMM: 7)
 
@@ -69,7 +75,7 @@ public struct JumpDetection: Hashable, Sendable {
     ) -> Verdict {
         guard geometry.hasResolution else { return .unjudged }
         let interval = next.time.microseconds - previous.time.microseconds
-        guard interval > 0, interval <= Self.longestInterval else { return .unjudged }
+        guard interval >= Self.shortestInterval, interval <= Self.longestInterval else { return .unjudged }
         let dx = Double(Int64(next.x) - Int64(previous.x)) / Double(geometry.x.resolution)
         let dy = Double(Int64(next.y) - Int64(previous.y)) / Double(geometry.y.resolution)
         let distance = (dx * dx + dy * dy).squareRoot() * Double(Self.referenceInterval) / Double(interval)

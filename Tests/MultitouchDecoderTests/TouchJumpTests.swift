@@ -57,6 +57,16 @@ import Testing
         #expect(far == ["began 1 s0 #1 (100,100)", "moved 1 s0 #1 (1100,100)"])
     }
 
+    @Test func framesDeliveredTogetherAreNeverJudged() throws {
+        // 15 units (1.5 mm) from rest: 9 mm per 12 ms at 2 ms, over the growth rule; at 1.999 ms
+        // the frames came together (the kernel test's uinput playback on a loaded machine once
+        // wrote two frames microseconds apart, and a 0.1 mm step became a jump).
+        let (_, together) = try touchpadScript(steps: [15], interval: 1_999)
+        #expect(together == ["began 1 s0 #1 (100,100)", "moved 1 s0 #1 (115,100)"])
+        let (_, apart) = try touchpadScript(steps: [15], interval: 2_000)
+        #expect(apart.last == "began 2 s0 #1 (115,100) [jump]")
+    }
+
     @Test func aJumpInTheLiftFrameIsAStrokeOfItsOwn() throws {
         var s = try Script(TestDevices.touchpad())
         s.frameInterval = 12_000
