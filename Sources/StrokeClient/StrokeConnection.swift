@@ -34,6 +34,9 @@ final class StrokeConnection: @unchecked Sendable {
     private var replies: [Int64: CheckedContinuation<ServerMessage, Error>] = [:]
     private var nextID: Int64 = 0
     private var closed = false
+    /// The daemon ended the connection (end of stream, or a receive error) before this side closed
+    /// it or dropped the stream (a consumer behind): what a subscription counts as a short session.
+    private var peerEnded = false
     private(set) var hello: Hello!
 
     /// Connects and reads the greeting. A daemon refusing the client (`tooManyClients`,
@@ -123,6 +126,20 @@ final class StrokeConnection: @unchecked Sendable {
         failReplies(StrokeClientError(.connectionLost, "the connection to \(path) was closed"))
     }
 
+    /// Whether the daemon ended the connection (its end of stream or a receive error), rather
+    /// than this side closing it or dropping the stream behind a slow consumer.
+    var endedByPeer: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return peerEnded
+    }
+
+    private func notePeerEnded(behind: Bool) {
+        lock.lock()
+        if !closed && !behind { peerEnded = true }
+        lock.unlock()
+    }
+
     var isClosed: Bool {
         lock.lock()
         defer { lock.unlock() }
@@ -149,6 +166,7 @@ final class StrokeConnection: @unchecked Sendable {
             do {
                 guard let next = try reader.next() else {
                     end = StrokeClientError(.connectionLost, "\(path) closed the connection")
+                    notePeerEnded(behind: behind)
                     break
                 }
                 line = Array(next)
@@ -157,6 +175,7 @@ final class StrokeConnection: @unchecked Sendable {
                 break
             } catch SocketLines.Failure.recv(let errno) {
                 end = StrokeClientError(.connectionLost, "recv: \(errno)")
+                notePeerEnded(behind: behind)
                 break
             } catch {
                 end = StrokeClientError(.connectionLost, "\(path): \(error)")

@@ -46,6 +46,8 @@ public struct Subscription: AsyncSequence, Sendable {
         private var subscribedAt: ContinuousClock.Instant?
         /// Seconds to wait before the next reconnection.
         private var wait = 0.0
+        /// The daemon said goodbye on the current connection.
+        private var saidGoodbye = false
 
         init(client: StrokeClient, state: StreamState, reconnect: Bool, backoff: Backoff) {
             self.client = client
@@ -87,20 +89,25 @@ public struct Subscription: AsyncSequence, Sendable {
                     let message = try await connection.next()
                     if case .goodbye = message {
                         // The daemon closes after it: deliver it, then resume on a new connection.
+                        saidGoodbye = true
                         connection.close()
                     }
                     if state.accept(message) { return .message(message) }
                 } catch let error as StrokeClientError where error.code == .connectionLost {
+                    // Only the daemon ending it is a short session; a stream dropped behind a slow
+                    // consumer (or closed here) resumes at once.
+                    let byDaemon = saidGoodbye || connection.endedByPeer
+                    saidGoodbye = false
                     connection.close()
                     self.connection = nil
                     if !reconnect { throw error }
-                    noteLoss()
+                    if byDaemon { noteLoss() } else { subscribedAt = nil }
                 }
             }
         }
 
-        /// The subscription was lost: a short one (within `backoff.maximum` of being answered)
-        /// waits before reconnecting, longer for each in a row; a longer one starts over.
+        /// The daemon ended the subscription: a short one (within `backoff.maximum` of being
+        /// answered) waits before reconnecting, longer for each in a row; a longer one starts over.
         private func noteLoss() {
             guard let since = subscribedAt else { return }
             subscribedAt = nil

@@ -230,11 +230,14 @@ class AsyncClient:
                     if isinstance(message, Goodbye):
                         raise ConnectionLost(f"the daemon said goodbye ({message.reason})")
             except ConnectionLost as e:
+                dropped_here = self._behind  # the stream dropped behind this consumer, not by the daemon
                 await self._disconnect()
                 if not reconnect or self._closed:
                     raise
                 if failures:  # a reconnection lost before its subscribe was answered
                     await asyncio.sleep(retry_delay(backoff, failures, e))
+                elif dropped_here:
+                    short.forget()
                 elif wait := short.lost(time.monotonic()):
                     await asyncio.sleep(wait)
 

@@ -51,8 +51,8 @@ class Backoff:
 
 
 class ShortSessions:
-    """Subscriptions in a row lost within ``backoff.maximum`` seconds of their ``subscribe``
-    being answered. Each such loss waits ``backoff.delay`` of their count before reconnecting, so
+    """Subscriptions in a row the daemon ended within ``backoff.maximum`` seconds of their
+    ``subscribe`` being answered. Each such loss waits ``backoff.delay`` of their count before reconnecting, so
     a daemon that answers and then closes every time (a crash loop, a proxy) is not reconnected
     to in a busy loop; a subscription that lasted longer starts the count over. They do not count
     towards ``backoff.attempts``: each reconnection got its subscription back. Times are the
@@ -66,6 +66,10 @@ class ShortSessions:
     def subscribed(self, now: float) -> None:
         """The ``subscribe`` was answered at ``now``."""
         self._since = now
+
+    def forget(self) -> None:
+        """The connection was dropped on this side (a consumer behind): not a short session."""
+        self._since = None
 
     def lost(self, now: float) -> float:
         """The connection was lost at ``now``: the seconds to wait before reconnecting."""

@@ -267,12 +267,13 @@ class FakeServerTests(unittest.TestCase):
             time.sleep(1.5)
             client.close()
             thread.join(10)
-        # Waits of 0.05, 0.1, 0.2, 0.4 and 0.8 s: at most 6 connections in 1.5 s, each subscribed.
-        self.assertGreaterEqual(len(connections), 4)
+        # Waits of 0.05, 0.1, 0.2, 0.4 and 0.8 s: at most 6 connections in 1.5 s (fewer on a loaded
+        # machine), each subscribed, each after at least its wait.
+        self.assertGreaterEqual(len(connections), 2)
         self.assertLessEqual(len(connections), 7, f"{len(connections)} connections in 1.5 s")
-        self.assertGreaterEqual(snapshots, 4)
-        gaps = [b - a for a, b in zip(connections[1:], connections[2:])]
-        self.assertTrue(all(later > earlier for earlier, later in zip(gaps, gaps[1:])), gaps)
+        self.assertGreaterEqual(snapshots, len(connections) - 1)
+        for i, (a, b) in enumerate(zip(connections, connections[1:])):
+            self.assertGreaterEqual(b - a, 0.9 * backoff.delay(i + 1), f"connection {i + 1}")
 
         connections.clear()
 
@@ -289,8 +290,10 @@ class FakeServerTests(unittest.TestCase):
                 except (asyncio.CancelledError, ConnectionLost):
                     pass
         asyncio.run(asyncio.wait_for(run(), 10))
-        self.assertGreaterEqual(len(connections), 4)
+        self.assertGreaterEqual(len(connections), 2)
         self.assertLessEqual(len(connections), 7, f"AsyncClient: {len(connections)} connections in 1.5 s")
+        for i, (a, b) in enumerate(zip(connections, connections[1:])):
+            self.assertGreaterEqual(b - a, 0.9 * backoff.delay(i + 1), f"AsyncClient: connection {i + 1}")
 
     def test_a_request_inside_a_subscription_that_fell_behind_returns(self):
         """AsyncClient with a full subscription queue: the reader goes on reading replies, and the
