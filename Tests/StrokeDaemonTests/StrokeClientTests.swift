@@ -38,6 +38,15 @@ import Testing
         }
     }
 
+    /// The subscription's first event, which must be a snapshot (an issue is recorded if not).
+    func firstSnapshot(_ iterator: inout Subscription.Iterator) async throws -> Snapshot? {
+        guard case .message(.snapshot(let snapshot)) = try await iterator.next() else {
+            Issue.record("the subscription did not start with a snapshot")
+            return nil
+        }
+        return snapshot
+    }
+
     func seqs(_ events: [SubscriptionEvent]) -> [UInt64] {
         events.compactMap { if case .message(let m) = $0 { m.seq } else { nil } }
     }
@@ -91,10 +100,7 @@ import Testing
         let d = try await TestDaemon(recording: TestDaemon.tenFingers)
         let client = try await StrokeClient.connect(path: d.path, bufferSize: 16)
         var iterator = client.subscribe(backoff: Backoff(initial: 0.01, attempts: 50)).makeAsyncIterator()
-        guard case .message(.snapshot(let snapshot)) = try await iterator.next() else {
-            Issue.record("the subscription did not start with a snapshot")
-            return
-        }
+        guard let snapshot = try await firstSnapshot(&iterator) else { return }
         try await d.advance(300)
         var events = try await read(200, from: &iterator)
         client.dropConnection()  // with messages read ahead and not delivered: they come again
@@ -119,10 +125,7 @@ import Testing
         let d = try await TestDaemon(recording: TestDaemon.tenFingers)
         let client = try await StrokeClient.connect(path: d.path, bufferSize: 16)
         var iterator = client.subscribe(backoff: Backoff(initial: 0.01, attempts: 50)).makeAsyncIterator()
-        guard case .message(.snapshot(let snapshot)) = try await iterator.next() else {
-            Issue.record("the subscription did not start with a snapshot")
-            return
-        }
+        guard let snapshot = try await firstSnapshot(&iterator) else { return }
         try await d.advance(300)  // hundreds of messages, none taken: the buffer holds 16
         try await Task.sleep(for: .milliseconds(300))
         let watchdog = Task {
