@@ -62,7 +62,8 @@ fi
 # caught only what that build did (tasks on libdispatch, a wake-up a second). The guest driver
 # is an ordinary build.
 echo "kernel-test: building strokes (--static-swift-stdlib) and strokes-e2e ($configuration)" >&2
-static=(--static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections --scratch-path "${STROKES_E2E_STATIC_SCRATCH:-.build/static}")
+source Scripts/installed-build.sh
+static=("${installed_build[@]}" --scratch-path "${STROKES_E2E_STATIC_SCRATCH:-.build/static}")
 build() {  # PRODUCT [swift build options...]
     local product=$1 out
     shift

@@ -27,8 +27,9 @@ daemon=
 trap '[[ -n $daemon ]] && kill $daemon 2>/dev/null; [[ -n ${STROKES_ORDER_KEEP:-} ]] || rm -rf "$work"' EXIT
 
 rm -f "$scratch/release/strokes"  # a link, so that the map is of the binary measured
-swift build -c release --product strokes --static-swift-stdlib --scratch-path "$scratch" \
-    -Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --no-demangle -Xlinker "-Map=$work/strokes.map" 2>&1 |
+source Scripts/installed-build.sh
+swift build -c release --product strokes "${installed_build[@]}" --scratch-path "$scratch" \
+    -Xlinker --no-demangle -Xlinker "-Map=$work/strokes.map" 2>&1 |
     grep -vE '^\[[0-9]+/[0-9]+\] (Compiling|Write|Emitting)|mktemp' >&2 || true
 [[ -x $scratch/release/strokes ]] || { echo "link-order: the build failed" >&2; exit 1; }
 # Same addresses, no DWARF (valgrind 3.19 cannot read this toolchain's).
