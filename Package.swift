@@ -29,6 +29,14 @@ if glibc.hasPrefix("glibc 2."), let minor = glibc.split(separator: ".").last.fla
 }
 #endif
 
+// The daemon's modules in release builds: no run-time exclusivity checks. Each access to a class's
+// stored property (the daemon's state, its clients) otherwise calls into the runtime, which
+// scans the thread's open accesses: a fifth of the daemon's instructions per frame
+// (docs/performance.md, "Twelfth round"). Debug builds, which the tests run, keep the checks.
+// Not on the modules of the library products (StrokeProtocol, StrokeClient): a package with
+// unsafe flags cannot be depended on. The installed build passes the flag for NIO too (README).
+let daemonSwiftSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 // Layering (see docs/architecture.md): only `Evdev` imports the C modules; `InputCore`,
 // `StrokeRecording`, `MultitouchDecoder`, `StrokeTracker` and `StrokeProtocol` are pure Swift
 // (no I/O, no clock) and are tested without devices.
@@ -77,7 +85,10 @@ let package = Package(
         // Pure like the tracker: stroke events in, gesture steps out (docs/gestures.md).
         .target(name: "GestureRecognizer", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
         .target(name: "StrokeProtocol", dependencies: ["StrokeTracker", "GestureRecognizer"]),
-        .target(name: "StrokePipeline", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"]),
+        .target(
+            name: "StrokePipeline", dependencies: ["InputCore", "MultitouchDecoder", "StrokeTracker"],
+            swiftSettings: daemonSwiftSettings
+        ),
         .target(
             name: "StrokeReplay",
             dependencies: ["InputCore", "StrokeRecording", "MultitouchDecoder", "StrokeTracker", "StrokePipeline", "StrokeProtocol"]
@@ -95,7 +106,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]
+            ],
+            swiftSettings: daemonSwiftSettings
         ),
         // The optional HTTP side (README, "Watch in a browser / HTTP"): the page (compiled in), SSE,
         // WebSocket and JSON endpoints, on NIO's HTTP/1 and WebSocket modules.
@@ -110,7 +122,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/page.js"), .embedInCode("Page/page.css")]
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/page.js"), .embedInCode("Page/page.css")],
+            swiftSettings: daemonSwiftSettings
         ),
         .target(
             name: "StrokeClient",
@@ -135,6 +148,7 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["hot-text.ld"],
+            swiftSettings: daemonSwiftSettings,
             linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
         ),
         // The StrokeClient example (README, "Clients"): built with everything, so it cannot rot.
