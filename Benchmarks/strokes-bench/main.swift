@@ -68,8 +68,7 @@ func feedInReads(_ device: RecordedDevice, _ assembler: inout FrameAssembler, _ 
 func pipeline(_ device: RecordedDevice, repeat count: Int, gestures: Bool = false) -> (frames: Int, strokeEvents: Int) {
     var frames = 0
     var strokeEvents = 0
-    var out: [StrokeEvent] = []
-    out.reserveCapacity(64)
+    var out = EventBuffer<StrokeEvent>()
     var steps: [Gesture] = []
     steps.reserveCapacity(16)
     let geometry = DeviceGeometry(description: device.description)
@@ -82,11 +81,11 @@ func pipeline(_ device: RecordedDevice, repeat count: Int, gestures: Bool = fals
         feedInReads(device, &assembler) { input in
             pipeline.process(input, tracker: &tracker, into: &out)
             if gestures {
-                recognizers.process(out, device: DeviceID(1), time: pipeline.lastTime, into: &steps)
+                out.withUnsafeBufferPointer { recognizers.process($0, device: DeviceID(1), time: pipeline.lastTime, into: &steps) }
                 if !steps.isEmpty { steps.removeAll(keepingCapacity: true) }
             }
             strokeEvents += out.count
-            if !out.isEmpty { out.removeAll(keepingCapacity: true) }
+            out.removeAll()
         }
         frames += Int(pipeline.frames)
     }
@@ -120,8 +119,7 @@ func load(_ path: String) -> (bytes: [UInt8], recording: Recording) {
 /// Decoding alone, `repeat` times through the recording, fed as `pipeline` feeds it: the
 /// decoder's share of decode + track (what is left of the C loop's time for the tracker).
 func decodeOnly(_ device: RecordedDevice, repeat count: Int) -> Int {
-    var contacts: [ContactEvent] = []
-    contacts.reserveCapacity(64)
+    var contacts = EventBuffer<ContactEvent>()
     var total = 0
     for _ in 0..<count {
         var assembler = FrameAssembler()
@@ -129,7 +127,7 @@ func decodeOnly(_ device: RecordedDevice, repeat count: Int) -> Int {
         feedInReads(device, &assembler) { input in
             decoder.process(input, into: &contacts)
             total += contacts.count
-            if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
+            contacts.removeAll()
         }
     }
     return total

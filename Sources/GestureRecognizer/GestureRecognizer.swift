@@ -81,6 +81,13 @@ public struct GestureRecognizer: Sendable {
     public mutating func process(
         _ events: [StrokeEvent], time: Timestamp, ids: inout UInt64, into out: inout [Gesture]
     ) {
+        events.withUnsafeBufferPointer { process($0, time: time, ids: &ids, into: &out) }
+    }
+
+    /// `process(_:time:ids:into:)` with the events read in place.
+    public mutating func process(
+        _ events: UnsafeBufferPointer<StrokeEvent>, time: Timestamp, ids: inout UInt64, into out: inout [Gesture]
+    ) {
         guard enabled else { return }
         advance(to: time, ids: &ids, into: &out)
         var change = FrameChange()

@@ -30,6 +30,13 @@ public struct GestureRecognizers: Sendable {
     /// may cancel another device's strokes in the same call: those events go to that device's
     /// recogniser (at the same time).
     public mutating func process(_ events: [StrokeEvent], device: DeviceID, time: Timestamp, into out: inout [Gesture]) {
+        events.withUnsafeBufferPointer { process($0, device: device, time: time, into: &out) }
+    }
+
+    /// `process(_:device:time:into:)` with the events read in place.
+    public mutating func process(
+        _ events: UnsafeBufferPointer<StrokeEvent>, device: DeviceID, time: Timestamp, into out: inout [Gesture]
+    ) {
         if let i = recognizers.index(of: device) { recognizers[i].process(events, time: time, ids: &lastID, into: &out) }
         guard events.contains(where: { $0.device != device }) else { return }
         var others: [DeviceID] = []

@@ -4,7 +4,7 @@ import InputCore
 // committed contact, then contacts that lived only within the frame, then the begin or motion of
 // the slot's current contact; then commit.
 extension MultitouchDecoder {
-    mutating func flush(time: Timestamp, into out: inout [ContactEvent]) {
+    mutating func flush(time: Timestamp, into out: inout EventBuffer<ContactEvent>) {
         guard !touchedSlots.isEmpty else { return }
         let touched = touchedSlots
         touched.forEach { s in
@@ -17,13 +17,13 @@ extension MultitouchDecoder {
     /// or came and went within the frame, no hover: a motion, if an axis changed. Returns false,
     /// having changed nothing, for any other case (`flushSlot`).
     @inline(__always)
-    private mutating func flushMotion(_ s: Int, time: Timestamp, into out: inout [ContactEvent]) -> Bool {
+    private mutating func flushMotion(_ s: Int, time: Timestamp, into out: inout EventBuffer<ContactEvent>) -> Bool {
         guard !declared.hasMTDistance, slots[s].committedEndSample == nil, slots[s].transients.isEmpty,
             case .contact(let c) = slots[s].current, !c.pending, !c.suppressed,
             case .contact(let old) = slots[s].committed, old.generation == c.generation,
             slots[s].sample.toolType != ToolType.palm
         else { return false }
-        if slots[s].axesDirty { out.append(event(.moved, slot: s, contact: c, time: time, sample: slots[s].sample)) }
+        if slots[s].axesDirty { out.appendAssumingUnique(event(.moved, slot: s, contact: c, time: time, sample: slots[s].sample)) }
         // `commit()` but for what is already so: the committed contact is the current one (a
         // contact changes only in `flushSlot`, which commits it) and no end sample was kept.
         assert(slots[s].committed == slots[s].current)
@@ -35,16 +35,16 @@ extension MultitouchDecoder {
     /// Every case: ends, contacts within the frame, begins, palms, hover, adoption. Out of line:
     /// inlined, its stack frame and spills were paid by every motion.
     @inline(never)
-    private mutating func flushSlot(_ s: Int, time: Timestamp, into out: inout [ContactEvent]) {
+    private mutating func flushSlot(_ s: Int, time: Timestamp, into out: inout EventBuffer<ContactEvent>) {
         if let endSample = slots[s].committedEndSample, case .contact(let c) = slots[s].committed {
             if c.published {
                 if c.touching {
                     // A lift that only a resync reveals happened at an unknown time and place: void.
                     let kind: ContactEvent.Kind = origin == .resync ? .cancelled(.resync) : .ended
-                    out.append(event(kind, slot: s, contact: c, time: time, sample: endSample))
+                    out.appendAssumingUnique(event(kind, slot: s, contact: c, time: time, sample: endSample))
                 }
                 if c.hovered {
-                    out.append(event(.hover(.proximityOut), slot: s, contact: c, time: time, sample: endSample))
+                    out.appendAssumingUnique(event(.hover(.proximityOut), slot: s, contact: c, time: time, sample: endSample))
                 }
             } else if c.pending {
                 note(.unpositionedContact(slot: s))
@@ -66,11 +66,11 @@ extension MultitouchDecoder {
                     continue
                 }
                 if declared.hasMTDistance && MultitouchDecoder.hovers(t.sample) {
-                    out.append(event(.hover(.proximityIn), slot: s, contact: t.contact, time: time, sample: t.sample))
-                    out.append(event(.hover(.proximityOut), slot: s, contact: t.contact, time: time, sample: t.sample))
+                    out.appendAssumingUnique(event(.hover(.proximityIn), slot: s, contact: t.contact, time: time, sample: t.sample))
+                    out.appendAssumingUnique(event(.hover(.proximityOut), slot: s, contact: t.contact, time: time, sample: t.sample))
                 } else {
-                    out.append(event(.began, slot: s, contact: t.contact, time: time, sample: t.sample))
-                    out.append(event(.ended, slot: s, contact: t.contact, time: time, sample: t.sample))
+                    out.appendAssumingUnique(event(.began, slot: s, contact: t.contact, time: time, sample: t.sample))
+                    out.appendAssumingUnique(event(.ended, slot: s, contact: t.contact, time: time, sample: t.sample))
                 }
             }
             slots[s].transients.removeAll(keepingCapacity: true)
@@ -89,15 +89,15 @@ extension MultitouchDecoder {
                 begin(&c, slot: s, sample: sample, time: time, into: &out)
             } else if !c.suppressed {
                 if isPalm {
-                    if c.touching { out.append(event(.cancelled(.palm), slot: s, contact: c, time: time, sample: sample)) }
+                    if c.touching { out.appendAssumingUnique(event(.cancelled(.palm), slot: s, contact: c, time: time, sample: sample)) }
                     if c.hovered {
-                        out.append(event(.hover(.proximityOut), slot: s, contact: c, time: time, sample: sample))
+                        out.appendAssumingUnique(event(.hover(.proximityOut), slot: s, contact: c, time: time, sample: sample))
                     }
                     c.suppressed = true
                 } else if declared.hasMTDistance {
                     hoverTransition(&c, slot: s, sample: sample, time: time, into: &out)
                 } else if slots[s].axesDirty {
-                    out.append(event(.moved, slot: s, contact: c, time: time, sample: sample))
+                    out.appendAssumingUnique(event(.moved, slot: s, contact: c, time: time, sample: sample))
                 }
             }
             slots[s].current = .contact(c)
@@ -119,7 +119,7 @@ extension MultitouchDecoder {
     /// known yet (pending: a later frame that completes the position begins it).
     @inline(__always)
     private mutating func begin(
-        _ c: inout Contact, slot s: Int, sample: ContactSample, time: Timestamp, into out: inout [ContactEvent]
+        _ c: inout Contact, slot s: Int, sample: ContactSample, time: Timestamp, into out: inout EventBuffer<ContactEvent>
     ) {
         if sample.toolType == ToolType.palm {
             if !c.suppressed { note(.palmSuppressed(slot: s)) }
@@ -131,10 +131,10 @@ extension MultitouchDecoder {
             c.pending = false
             c.touching = false
             c.hovered = true
-            out.append(event(.hover(.proximityIn), slot: s, contact: c, time: time, sample: sample))
+            out.appendAssumingUnique(event(.hover(.proximityIn), slot: s, contact: c, time: time, sample: sample))
         } else {
             c.pending = false
-            out.append(event(.began, slot: s, contact: c, time: time, sample: sample))
+            out.appendAssumingUnique(event(.began, slot: s, contact: c, time: time, sample: sample))
         }
     }
 
@@ -149,24 +149,24 @@ extension MultitouchDecoder {
     /// and ends when it rises again; motion in between is `moved`, outside it `hover(motion)`.
     /// Hover is published only for contacts that hover: `proximityIn` when it first does.
     private mutating func hoverTransition(
-        _ c: inout Contact, slot s: Int, sample: ContactSample, time: Timestamp, into out: inout [ContactEvent]
+        _ c: inout Contact, slot s: Int, sample: ContactSample, time: Timestamp, into out: inout EventBuffer<ContactEvent>
     ) {
         let touching = !MultitouchDecoder.hovers(sample)
         switch (c.touching, touching) {
         case (false, true):
             c.touching = true
-            out.append(event(.began, slot: s, contact: c, time: time, sample: sample))
+            out.appendAssumingUnique(event(.began, slot: s, contact: c, time: time, sample: sample))
         case (true, false):
             c.touching = false
-            out.append(event(.ended, slot: s, contact: c, time: time, sample: sample))
+            out.appendAssumingUnique(event(.ended, slot: s, contact: c, time: time, sample: sample))
             if !c.hovered {
                 c.hovered = true
-                out.append(event(.hover(.proximityIn), slot: s, contact: c, time: time, sample: sample))
+                out.appendAssumingUnique(event(.hover(.proximityIn), slot: s, contact: c, time: time, sample: sample))
             }
         case (true, true):
-            if slots[s].axesDirty { out.append(event(.moved, slot: s, contact: c, time: time, sample: sample)) }
+            if slots[s].axesDirty { out.appendAssumingUnique(event(.moved, slot: s, contact: c, time: time, sample: sample)) }
         case (false, false):
-            if slots[s].axesDirty { out.append(event(.hover(.motion), slot: s, contact: c, time: time, sample: sample)) }
+            if slots[s].axesDirty { out.appendAssumingUnique(event(.hover(.motion), slot: s, contact: c, time: time, sample: sample)) }
         }
     }
 }

@@ -22,11 +22,12 @@ public enum FrameOrigin: Hashable, Sendable {
 // Seed frames start from unknown slots, so they only ever begin (adopted) contacts.
 extension MultitouchDecoder {
     /// Decodes a frame that is a state report rather than device motion.
-    public mutating func process(_ frame: Frame, origin: FrameOrigin, into out: inout [ContactEvent]) {
+    public mutating func process(_ frame: Frame, origin: FrameOrigin, into out: inout EventBuffer<ContactEvent>) {
         self.origin = origin
         defer { self.origin = .device }
         clearReports()
         slots.makeUnique()
+        out.makeUnique()
         if origin == .resync { note(.resynced) }
         for event in frame.events { apply(event) }
         if mode == .tool {
@@ -34,5 +35,10 @@ extension MultitouchDecoder {
         } else {
             flush(time: frame.time, into: &out)
         }
+    }
+
+    /// `process(_:origin:into:)` appending to an array (tests, and callers that keep the events).
+    public mutating func process(_ frame: Frame, origin: FrameOrigin, into out: inout [ContactEvent]) {
+        appending(to: &out) { $0.process(frame, origin: origin, into: &$1) }
     }
 }

@@ -56,7 +56,7 @@ struct PenState: Hashable, Sendable {
 // old tool's stroke and proximity before the new tool's begin. Nothing is published before the
 // position is known.
 extension MultitouchDecoder {
-    mutating func flushTool(time: Timestamp, into out: inout [ContactEvent]) {
+    mutating func flushTool(time: Timestamp, into out: inout EventBuffer<ContactEvent>) {
         guard slots[0].touched else { return }
         var sample = slots[0].sample
         let dirty = slots[0].axesDirty
@@ -84,11 +84,11 @@ extension MultitouchDecoder {
             var last = tool == old ? sample : previous
             last.toolType = old
             if pen.strokeLive && (!touching || tool != old) {
-                out.append(penEvent(.ended, time: time, sample: last))
+                out.appendAssumingUnique(penEvent(.ended, time: time, sample: last))
                 pen.strokeLive = false
                 lifted = true
             }
-            if tool != old { out.append(penEvent(.hover(.proximityOut), time: time, sample: last)) }
+            if tool != old { out.appendAssumingUnique(penEvent(.hover(.proximityOut), time: time, sample: last)) }
         }
         guard let tool else {
             pen.publishedTool = nil
@@ -96,12 +96,12 @@ extension MultitouchDecoder {
         }
         sample.toolType = tool
         sample.known.insert(.toolType)
-        if tool != old { out.append(penEvent(.hover(.proximityIn), time: time, sample: sample)) }
+        if tool != old { out.appendAssumingUnique(penEvent(.hover(.proximityIn), time: time, sample: sample)) }
         if touching && !pen.strokeLive {
-            out.append(penEvent(.began, time: time, sample: sample))
+            out.appendAssumingUnique(penEvent(.began, time: time, sample: sample))
             pen.strokeLive = true
         } else if dirty && tool == old && !lifted {
-            out.append(penEvent(touching ? .moved : .hover(.motion), time: time, sample: sample))
+            out.appendAssumingUnique(penEvent(touching ? .moved : .hover(.motion), time: time, sample: sample))
         }
         pen.publishedTool = tool
     }
@@ -113,12 +113,12 @@ extension MultitouchDecoder {
     }
 
     /// Cancels the pen's live stroke and takes it out of proximity.
-    mutating func cancelTool(reason: CancelReason, time: Timestamp, into out: inout [ContactEvent]) {
+    mutating func cancelTool(reason: CancelReason, time: Timestamp, into out: inout EventBuffer<ContactEvent>) {
         guard let old = pen.publishedTool else { return }
         var sample = slots[0].sample
         sample.toolType = old
-        if pen.strokeLive { out.append(penEvent(.cancelled(reason), time: time, sample: sample)) }
-        out.append(penEvent(.hover(.proximityOut), time: time, sample: sample))
+        if pen.strokeLive { out.appendAssumingUnique(penEvent(.cancelled(reason), time: time, sample: sample)) }
+        out.appendAssumingUnique(penEvent(.hover(.proximityOut), time: time, sample: sample))
         pen = PenState(resetting: pen)
     }
 }

@@ -98,7 +98,7 @@ public struct MultitouchDecoder: Sendable {
     }
 
     /// Decodes one frame or drop marker, appending the resulting events to `out`.
-    public mutating func process(_ input: FrameInput, into out: inout [ContactEvent]) {
+    public mutating func process(_ input: FrameInput, into out: inout EventBuffer<ContactEvent>) {
         switch input {
         case .frame(let frame):
             frame.events.withUnsafeBufferPointer { decode($0, time: frame.time, into: &out) }
@@ -110,7 +110,7 @@ public struct MultitouchDecoder: Sendable {
 
     /// Decodes one frame read in place or a drop marker, appending the resulting events to `out`:
     /// the same as `process(_:into:)` with the frame's events in an array.
-    public mutating func process(_ input: FrameViewInput, into out: inout [ContactEvent]) {
+    public mutating func process(_ input: FrameViewInput, into out: inout EventBuffer<ContactEvent>) {
         switch input {
         case .frame(let frame):
             decode(frame.events, time: frame.time, into: &out)
@@ -120,9 +120,10 @@ public struct MultitouchDecoder: Sendable {
         }
     }
 
-    private mutating func decode(_ events: UnsafeBufferPointer<InputEvent>, time: Timestamp, into out: inout [ContactEvent]) {
+    private mutating func decode(_ events: UnsafeBufferPointer<InputEvent>, time: Timestamp, into out: inout EventBuffer<ContactEvent>) {
         clearReports()
         slots.makeUnique()
+        out.makeUnique()
         for event in events { apply(event) }
         if mode == .tool {
             flushTool(time: time, into: &out)
@@ -145,9 +146,10 @@ public struct MultitouchDecoder: Sendable {
 
     /// Cancels every published live contact with `reason` (device removed, shutdown, lost events)
     /// and forgets what is known about every slot.
-    public mutating func cancelAll(reason: CancelReason, time: Timestamp, into out: inout [ContactEvent]) {
+    public mutating func cancelAll(reason: CancelReason, time: Timestamp, into out: inout EventBuffer<ContactEvent>) {
         clearReports()
         slots.makeUnique()
+        out.makeUnique()
         if mode == .tool {
             cancelTool(reason: reason, time: time, into: &out)
             return
@@ -155,15 +157,36 @@ public struct MultitouchDecoder: Sendable {
         for index in slots.indices {
             if case .contact(let c) = slots[index].committed, c.published {
                 if c.touching {
-                    out.append(event(.cancelled(reason), slot: index, contact: c, time: time, sample: slots[index].sample))
+                    out.appendAssumingUnique(event(.cancelled(reason), slot: index, contact: c, time: time, sample: slots[index].sample))
                 }
                 if c.hovered {
-                    out.append(event(.hover(.proximityOut), slot: index, contact: c, time: time, sample: slots[index].sample))
+                    out.appendAssumingUnique(event(.hover(.proximityOut), slot: index, contact: c, time: time, sample: slots[index].sample))
                 }
             }
             slots[index].committed = .unknown
             slots[index].current = .unknown
         }
+    }
+
+    // The same, appending to an array (tests, and callers that keep the events), through a
+    // buffer of their own.
+
+    public mutating func process(_ input: FrameInput, into out: inout [ContactEvent]) {
+        appending(to: &out) { $0.process(input, into: &$1) }
+    }
+
+    public mutating func process(_ input: FrameViewInput, into out: inout [ContactEvent]) {
+        appending(to: &out) { $0.process(input, into: &$1) }
+    }
+
+    public mutating func cancelAll(reason: CancelReason, time: Timestamp, into out: inout [ContactEvent]) {
+        appending(to: &out) { $0.cancelAll(reason: reason, time: time, into: &$1) }
+    }
+
+    mutating func appending(to out: inout [ContactEvent], _ body: (inout MultitouchDecoder, inout EventBuffer<ContactEvent>) -> Void) {
+        var buffer = EventBuffer<ContactEvent>(capacity: 8)
+        body(&self, &buffer)
+        buffer.withUnsafeBufferPointer { out.append(contentsOf: $0) }
     }
 
     func event(_ kind: ContactEvent.Kind, slot: Int, contact: Contact, time: Timestamp, sample: ContactSample) -> ContactEvent {

@@ -24,7 +24,7 @@ public struct Hub: Sendable {
     public private(set) var seq: UInt64 = 0
     /// The most recent messages, for clients that resume.
     private var recent: BoundedHistory<Broadcast>
-    private var strokeEvents: [StrokeEvent] = []
+    private var strokeEvents = EventBuffer<StrokeEvent>()
     /// A gesture recogniser per device, after the tracker (docs/gestures.md).
     private var gestures = GestureRecognizers()
     private var gestureSteps: [Gesture] = []
@@ -110,9 +110,9 @@ public struct Hub: Sendable {
     /// Cancels the device's strokes (`deviceRemoved`) and forgets it.
     public mutating func removeDevice(_ device: DeviceID, time: Timestamp?, into out: inout [Broadcast]) {
         guard let i = devices.index(of: device) else { return }
-        strokeEvents.removeAll(keepingCapacity: true)
+        strokeEvents.removeAll()
         devices[i].pipeline.cancelAll(reason: .deviceRemoved, time: time, tracker: &tracker, into: &strokeEvents)
-        publish(strokeEvents, device: device, at: i, into: &out)
+        publishStrokeEvents(device: device, at: i, into: &out)
         recogniseGestures(device: device, at: i, into: &out)
         gestures.remove(device)
         devices[id: device] = nil
@@ -127,9 +127,9 @@ public struct Hub: Sendable {
     /// next round. Its strokes in progress are cancelled (`replayRestarted`).
     public mutating func restartDevice(_ device: DeviceID, into out: inout [Broadcast]) {
         guard let i = devices.index(of: device) else { return }
-        strokeEvents.removeAll(keepingCapacity: true)
+        strokeEvents.removeAll()
         devices[i].pipeline.restart(reason: .replayRestarted, time: nil, tracker: &tracker, into: &strokeEvents)
-        publish(strokeEvents, device: device, at: i, into: &out)
+        publishStrokeEvents(device: device, at: i, into: &out)
         recogniseGestures(device: device, at: i, into: &out)
     }
 
@@ -137,9 +137,9 @@ public struct Hub: Sendable {
     public mutating func cancelAll(reason: CancelReason, time: Timestamp?, into out: inout [Broadcast]) {
         for id in devices.devices.sorted() {
             let i = devices.index(of: id)!
-            strokeEvents.removeAll(keepingCapacity: true)
+            strokeEvents.removeAll()
             devices[i].pipeline.cancelAll(reason: reason, time: time, tracker: &tracker, into: &strokeEvents)
-            publish(strokeEvents, device: id, at: i, into: &out)
+            publishStrokeEvents(device: id, at: i, into: &out)
             recogniseGestures(device: id, at: i, into: &out)
         }
     }
@@ -184,13 +184,13 @@ public struct Hub: Sendable {
     /// the device's stream (`framesProcessed`), not a drop marker or state report.
     private mutating func process(
         _ device: DeviceID, counting: Bool, into out: inout [Broadcast],
-        _ decode: (inout DevicePipeline, inout StrokeTracker, inout [StrokeEvent]) -> Bool
+        _ decode: (inout DevicePipeline, inout StrokeTracker, inout EventBuffer<StrokeEvent>) -> Bool
     ) {
         guard let i = devices.index(of: device) else { return }
         if counting { framesProcessed += 1 }
-        strokeEvents.removeAll(keepingCapacity: true)
+        strokeEvents.removeAll()
         let reported = decode(&devices[i].pipeline, &tracker, &strokeEvents)
-        publish(strokeEvents, device: device, at: i, into: &out)
+        publishStrokeEvents(device: device, at: i, into: &out)
         recogniseGestures(device: device, at: i, into: &out)
         if reported { collectReports(device, at: i) }
     }
@@ -199,7 +199,8 @@ public struct Hub: Sendable {
     /// after them.
     private mutating func recogniseGestures(device: DeviceID, at i: Int, into out: inout [Broadcast]) {
         gestureSteps.removeAll(keepingCapacity: true)
-        gestures.process(strokeEvents, device: device, time: devices[i].pipeline.lastTime, into: &gestureSteps)
+        let time = devices[i].pipeline.lastTime
+        strokeEvents.withUnsafeBufferPointer { gestures.process($0, device: device, time: time, into: &gestureSteps) }
         publish(gestureSteps, device: device, into: &out)
     }
 
@@ -219,7 +220,15 @@ public struct Hub: Sendable {
 
     /// Numbers and encodes the stroke events of `device`. Their lines share one buffer (one
     /// allocation per frame, not one per message); each message holds its line's slice.
-    private mutating func publish(_ events: [StrokeEvent], device: DeviceID, at i: Int, into out: inout [Broadcast]) {
+    private mutating func publishStrokeEvents(device: DeviceID, at i: Int, into out: inout [Broadcast]) {
+        // A copy of the buffer (its storage retained, not copied) to read while `self` changes.
+        let events = strokeEvents
+        events.withUnsafeBufferPointer { publish($0, device: device, at: i, into: &out) }
+    }
+
+    private mutating func publish(
+        _ events: UnsafeBufferPointer<StrokeEvent>, device: DeviceID, at i: Int, into out: inout [Broadcast]
+    ) {
         guard !events.isEmpty else { return }
         let geometry = devices[i].info.geometry
         var buffer = ByteBufferAllocator().buffer(capacity: events.count * Hub.lineEstimate)

@@ -17,12 +17,8 @@ public struct DevicePipeline: Sendable {
     public private(set) var frames: UInt64 = 0
     /// The time of the last frame, drop marker or state report.
     public private(set) var lastTime = Timestamp.zero
-    /// The decoder's contact events. Emptied only when it grows past `contactsKept`: each frame's
-    /// events are the ones from `contactsStart` on (emptying the array per frame was 3 % of decode
-    /// + track: `removeAll(keepingCapacity:)` is the generic `replaceSubrange`).
-    private var contacts: [ContactEvent] = []
-    private var contactsStart = 0
-    private static let contactsKept = 256
+    /// The decoder's contact events of the call, for the tracker to read in place.
+    private var contacts = EventBuffer<ContactEvent>(capacity: 16)
 
     /// Adds the device to `tracker` with `geometry`.
     ///
@@ -45,7 +41,7 @@ public struct DevicePipeline: Sendable {
     /// Decodes one frame or drop marker and tracks its contacts, appending stroke events to `out`.
     /// Returns whether the decoder reported something (`reports`).
     @discardableResult
-    public mutating func process(_ input: FrameInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
+    public mutating func process(_ input: FrameInput, tracker: inout StrokeTracker, into out: inout EventBuffer<StrokeEvent>) -> Bool {
         startContacts()
         decoder.process(input, into: &contacts)
         if case .frame = input { frames += 1 }
@@ -56,7 +52,7 @@ public struct DevicePipeline: Sendable {
     /// contacts, appending stroke events to `out`: the same as `process(_:tracker:into:)` without
     /// the frame's copy. Returns whether the decoder reported something (`reports`).
     @discardableResult
-    public mutating func process(_ input: FrameViewInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
+    public mutating func process(_ input: FrameViewInput, tracker: inout StrokeTracker, into out: inout EventBuffer<StrokeEvent>) -> Bool {
         startContacts()
         decoder.process(input, into: &contacts)
         if case .frame = input { frames += 1 }
@@ -67,7 +63,7 @@ public struct DevicePipeline: Sendable {
     /// whether the decoder reported something (`reports`).
     @discardableResult
     public mutating func process(
-        _ frame: Frame, origin: FrameOrigin, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
+        _ frame: Frame, origin: FrameOrigin, tracker: inout StrokeTracker, into out: inout EventBuffer<StrokeEvent>
     ) -> Bool {
         startContacts()
         decoder.process(frame, origin: origin, into: &contacts)
@@ -75,26 +71,23 @@ public struct DevicePipeline: Sendable {
     }
 
     /// The step every `process` ends with: the decoded contacts to the tracker, at `time`.
-    private mutating func track(at time: Timestamp, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
+    private mutating func track(at time: Timestamp, tracker: inout StrokeTracker, into out: inout EventBuffer<StrokeEvent>) -> Bool {
         lastTime = time
         applyContacts(tracker: &tracker, into: &out)
         return !decoder.reports.isEmpty
     }
 
-    /// Marks where the next call's contact events begin, emptying the array if it grew large.
+    /// Empties the contact events for the next call.
     @inline(__always)
     private mutating func startContacts() {
-        if contacts.count > DevicePipeline.contactsKept { contacts.removeAll(keepingCapacity: true) }
-        contactsStart = contacts.count
+        contacts.removeAll()
     }
 
-    /// The contact events since `startContacts()` to the tracker.
+    /// The call's contact events to the tracker.
     @inline(__always)
-    private func applyContacts(tracker: inout StrokeTracker, into out: inout [StrokeEvent]) {
-        guard contacts.count > contactsStart else { return }
-        contacts.withUnsafeBufferPointer { all in
-            tracker.apply(UnsafeBufferPointer(rebasing: all[contactsStart...]), device: id, frame: frames, into: &out)
-        }
+    private func applyContacts(tracker: inout StrokeTracker, into out: inout EventBuffer<StrokeEvent>) {
+        guard !contacts.isEmpty else { return }
+        contacts.withUnsafeBufferPointer { tracker.apply($0, device: id, frame: frames, into: &out) }
     }
 
     /// Starts the device over as it was when added (a looped replay's next round): its strokes in
@@ -102,7 +95,7 @@ public struct DevicePipeline: Sendable {
     /// and the tool, so the round decodes exactly as the first did. Counters (`frames`,
     /// `diagnostics`) go on.
     public mutating func restart(
-        reason: CancelReason, time: Timestamp?, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
+        reason: CancelReason, time: Timestamp?, tracker: inout StrokeTracker, into out: inout EventBuffer<StrokeEvent>
     ) {
         cancelAll(reason: reason, time: time, tracker: &tracker, into: &out)
         // The same description was decoded when the device was added: it cannot fail now.
@@ -114,10 +107,57 @@ public struct DevicePipeline: Sendable {
     /// Cancels the device's strokes in progress with `reason` at `time` (the last time seen when
     /// nil): the device is removed, or the daemon stops.
     public mutating func cancelAll(
-        reason: CancelReason, time: Timestamp?, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
+        reason: CancelReason, time: Timestamp?, tracker: inout StrokeTracker, into out: inout EventBuffer<StrokeEvent>
     ) {
         startContacts()
         decoder.cancelAll(reason: reason, time: time ?? lastTime, into: &contacts)
         applyContacts(tracker: &tracker, into: &out)
+    }
+
+    // The same with the stroke events appended to an array (tests, and callers that keep them),
+    // through a buffer of their own.
+
+    @discardableResult
+    public mutating func process(_ input: FrameInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
+        appending(to: &out) { $0.process(input, tracker: &tracker, into: &$1) }
+    }
+
+    @discardableResult
+    public mutating func process(_ input: FrameViewInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
+        appending(to: &out) { $0.process(input, tracker: &tracker, into: &$1) }
+    }
+
+    @discardableResult
+    public mutating func process(
+        _ frame: Frame, origin: FrameOrigin, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
+    ) -> Bool {
+        appending(to: &out) { $0.process(frame, origin: origin, tracker: &tracker, into: &$1) }
+    }
+
+    public mutating func restart(
+        reason: CancelReason, time: Timestamp?, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
+    ) {
+        appending(to: &out) {
+            $0.restart(reason: reason, time: time, tracker: &tracker, into: &$1)
+            return false
+        }
+    }
+
+    public mutating func cancelAll(
+        reason: CancelReason, time: Timestamp?, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
+    ) {
+        appending(to: &out) {
+            $0.cancelAll(reason: reason, time: time, tracker: &tracker, into: &$1)
+            return false
+        }
+    }
+
+    private mutating func appending(
+        to out: inout [StrokeEvent], _ body: (inout DevicePipeline, inout EventBuffer<StrokeEvent>) -> Bool
+    ) -> Bool {
+        var buffer = EventBuffer<StrokeEvent>(capacity: 8)
+        let result = body(&self, &buffer)
+        buffer.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+        return result
     }
 }

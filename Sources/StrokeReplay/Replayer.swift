@@ -35,6 +35,8 @@ public struct Replayer: Sendable {
     public private(set) var tracker: StrokeTracker
     public private(set) var summary: ReplaySummary
     private var frames: MergedFrames
+    /// A frame's stroke events, before they are appended to the caller's array.
+    private var scratch = EventBuffer<StrokeEvent>(capacity: 16)
 
     /// - Parameters:
     ///   - groups: device groups, as device numbers (1 = the recording's first device): while a
@@ -88,7 +90,9 @@ public struct Replayer: Sendable {
         case .dropped: dropped = true
         }
         let start = out.count
-        devices[i].pipeline.process(input, tracker: &tracker, into: &out)
+        scratch.removeAll()
+        devices[i].pipeline.process(input, tracker: &tracker, into: &scratch)
+        scratch.withUnsafeBufferPointer { out.append(contentsOf: $0) }
         summary.record(out[start...], time: input.time, frame: !dropped, liveStrokes: tracker.inProgressCount)
         return Step(device: devices[i].id, frame: devices[i].frames, time: input.time, dropped: dropped)
     }

@@ -82,15 +82,19 @@ public struct StrokeTracker: Sendable {
     public mutating func apply(
         _ events: [ContactEvent], device: DeviceID, frame: UInt64, into out: inout [StrokeEvent]
     ) {
-        events.withUnsafeBufferPointer { apply($0, device: device, frame: frame, into: &out) }
+        var buffer = EventBuffer<StrokeEvent>()
+        events.withUnsafeBufferPointer { apply($0, device: device, frame: frame, into: &buffer) }
+        buffer.withUnsafeBufferPointer { out.append(contentsOf: $0) }
     }
 
-    /// `apply(_:device:frame:into:)` with the events read in place (`DevicePipeline` hands over
-    /// the part of its array that one frame appended).
+    /// `apply(_:device:frame:into:)` with the events read in place and appended to a buffer
+    /// (`DevicePipeline` hands over the part of its buffer that one frame appended): what the
+    /// daemon runs.
     public mutating func apply(
-        _ events: UnsafeBufferPointer<ContactEvent>, device: DeviceID, frame: UInt64, into out: inout [StrokeEvent]
+        _ events: UnsafeBufferPointer<ContactEvent>, device: DeviceID, frame: UInt64, into out: inout EventBuffer<StrokeEvent>
     ) {
         guard !events.isEmpty else { return }
+        out.makeUnique()
         let shared: Unmanaged<SharedGeometry>
         if let last = lastGeometry, last.device == device {
             shared = last.shared
@@ -108,7 +112,7 @@ public struct StrokeTracker: Sendable {
     @inline(__always)
     private mutating func apply(
         _ events: UnsafeBufferPointer<ContactEvent>, device: DeviceID, frame: UInt64, shared: SharedGeometry,
-        into out: inout [StrokeEvent]
+        into out: inout EventBuffer<StrokeEvent>
     ) {
         // Each event read in place: a copy of it per event was a tenth of tracking.
         for i in events.indices {
@@ -140,7 +144,7 @@ public struct StrokeTracker: Sendable {
                 } else {
                     active.append(live)
                 }
-                out.append(event(.began, stroke, frame: frame, point: point))
+                out.appendAssumingUnique(event(.began, stroke, frame: frame, point: point))
             case .moved:
                 // One lookup for the hot path: the stroke's index, then in-place updates.
                 guard let index = liveIndex(key) else {
@@ -152,11 +156,11 @@ public struct StrokeTracker: Sendable {
                     continue
                 }
                 let id = active[index].extend(point, sample: e.pointee.sample, frame: frame, geometry: packing)
-                out.append(StrokeEvent(
+                out.appendAssumingUnique(StrokeEvent(
                     kind: .moved, stroke: id, device: device, frame: frame, slot: e.pointee.slot,
                     trackingID: e.pointee.trackingID, point: point, flags: []))
             case .hover(let phase):
-                out.append(StrokeEvent(
+                out.appendAssumingUnique(StrokeEvent(
                     kind: .hover(phase), stroke: .hover(device: device, slot: e.pointee.slot), device: device, frame: frame,
                     slot: e.pointee.slot, trackingID: e.pointee.trackingID, point: point, flags: []))
             case .ended, .cancelled:
@@ -171,11 +175,11 @@ public struct StrokeTracker: Sendable {
                 }
                 var live = active.swapRemove(at: index)
                 if case .cancelled(let reason) = e.pointee.kind {
-                    out.append(event(.cancelled(reason), live.header, frame: frame, point: point))
+                    out.appendAssumingUnique(event(.cancelled(reason), live.header, frame: frame, point: point))
                 } else {
                     // The lift sample is part of the polyline only if the finger moved before lifting.
                     if !point.samePosition(as: live.last) { live.append(point, sample: e.pointee.sample, geometry: packing) }
-                    out.append(event(.ended, live.header, frame: frame, point: point))
+                    out.appendAssumingUnique(event(.ended, live.header, frame: frame, point: point))
                     complete(live)
                 }
                 recycle(&live)
@@ -207,10 +211,10 @@ public struct StrokeTracker: Sendable {
     /// new stroke, flagged `jump`, at `point`, under the same key and index.
     private mutating func splitAtJump(
         _ index: Int, _ e: ContactEvent, point: StrokePoint, frame: UInt64, packing: SharedGeometry?,
-        into out: inout [StrokeEvent]
+        into out: inout EventBuffer<StrokeEvent>
     ) {
         let key = active[index].key
-        out.append(event(.ended, active[index].header, frame: frame, point: active[index].last))
+        out.appendAssumingUnique(event(.ended, active[index].header, frame: frame, point: active[index].last))
         complete(active[index])
         jumps += 1
         let id = StrokeID(rawValue: nextStrokeID)
@@ -224,7 +228,7 @@ public struct StrokeTracker: Sendable {
         var old = active[index]
         active[index] = LiveStroke(key: key, header: stroke, point: point, geometry: packing, buffer: spareBuffer())
         recycle(&old)
-        out.append(event(.began, stroke, frame: frame, point: point))
+        out.appendAssumingUnique(event(.began, stroke, frame: frame, point: point))
     }
 
     /// Moves an ended stroke into the history.

@@ -72,7 +72,7 @@ extension StrokeTracker {
 
     /// Cancels (`pen`) the strokes in progress of the touch devices of `group`; their contacts
     /// stay unpublished until they lift.
-    mutating func cancelForPen(group: UInt32, time: Timestamp, frame: UInt64, into out: inout [StrokeEvent]) {
+    mutating func cancelForPen(group: UInt32, time: Timestamp, frame: UInt64, into out: inout EventBuffer<StrokeEvent>) {
         let victims = active.filter { live in
             arbiter.arbitrates(live.key.device, in: group, isPen: geometries[live.key.device]?.isPen ?? false)
         }.sorted { $0.header.id < $1.header.id }
@@ -83,7 +83,7 @@ extension StrokeTracker {
             var point = victim.last
             point.time = time
             recycle(&victim)
-            out.append(StrokeEvent(
+            out.appendAssumingUnique(StrokeEvent(
                 kind: .cancelled(.pen), stroke: stroke.id, device: stroke.device, frame: stroke.lastFrame,
                 slot: stroke.slot, trackingID: stroke.trackingID, point: point, flags: []))
         }
