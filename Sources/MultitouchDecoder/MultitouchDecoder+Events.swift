@@ -35,75 +35,48 @@ extension MultitouchDecoder {
         }
     }
 
+    /// An absolute axis event, as the device's table (`DeclaredAxes`) says.
     @inline(__always)
     private mutating func applyAbs(_ code: UInt16, _ value: Int32) {
-        guard code <= AbsCode.max, case let axis = declared.abs[Int(code)], axis.declared else {
+        guard code <= AbsCode.max else { return note(.undeclaredCode(type: .abs, code: code)) }
+        let axis = declared.abs[Int(code)]
+        switch axis.action {
+        case .field:
+            if axis.outOfRange(value) { noteOutOfRange(code, value, axis) }
+            guard let s = currentSlot else { return note(.eventForInvalidSlot(code: code)) }
+            if slots[s].set(at: Int(axis.offset), value, axis.bit) { appendTouched(s) }
+        case .slot:
+            selectSlot(value)
+        case .trackingID:
+            if value != -1 && axis.outOfRange(value) { noteOutOfRange(code, value, axis) }
+            guard case .slots = mode else { return }
+            guard let s = currentSlot else { return note(.eventForInvalidSlot(code: code)) }
+            setTrackingID(slot: s, value)
+        case .perSlotUnused:
+            // WIDTH_*, BLOB_ID, TOOL_X/Y: not part of a stroke point.
+            if axis.outOfRange(value) { noteOutOfRange(code, value, axis) }
+            if currentSlot == nil { note(.eventForInvalidSlot(code: code)) }
+        case .unused:
+            // ABS_X & co of a multitouch device: single-touch emulation, not needed.
+            if axis.outOfRange(value) { noteOutOfRange(code, value, axis) }
+        case .undeclared:
             note(.undeclaredCode(type: .abs, code: code))
-            return
-        }
-        if axis.outOfRange(value), code != AbsCode.mtSlot, !(code == AbsCode.mtTrackingID && value == -1) {
-            note(.valueOutOfRange(code: code, value: value, range: axis.range))
-        }
-        switch mode {
-        case .slots: applySlotAxis(code, value)
-        case .singleTouch: applySingleTouchAxis(code, value)
-        case .tool: applyToolAxis(code, value)
         }
     }
 
-    @inline(__always)
-    private mutating func applySlotAxis(_ code: UInt16, _ value: Int32) {
-        if code == AbsCode.mtSlot {
-            if value >= 0 && Int(value) < slots.count {
-                currentSlot = Int(value)
-            } else {
-                // libevdev clamps to the last slot and libinput to the slot count; both would
-                // corrupt another contact. Ignore the events until the next valid ABS_MT_SLOT.
-                currentSlot = nil
-                note(.slotOutOfRange(value: value, count: slots.count))
-            }
-            return
-        }
-        guard AbsCode.isPerSlot(code) else { return }  // ABS_X & co: single-touch emulation, not needed.
-        guard let s = currentSlot else {
-            note(.eventForInvalidSlot(code: code))
-            return
-        }
-        switch code {
-        case AbsCode.mtTrackingID: setTrackingID(slot: s, value)
-        case AbsCode.mtPositionX: setAxis(slot: s, \.x, value, .x)
-        case AbsCode.mtPositionY: setAxis(slot: s, \.y, value, .y)
-        case AbsCode.mtPressure: setAxis(slot: s, \.pressure, value, .pressure)
-        case AbsCode.mtTouchMajor: setAxis(slot: s, \.touchMajor, value, .touchMajor)
-        case AbsCode.mtTouchMinor: setAxis(slot: s, \.touchMinor, value, .touchMinor)
-        case AbsCode.mtOrientation: setAxis(slot: s, \.orientation, value, .orientation)
-        case AbsCode.mtToolType: setAxis(slot: s, \.toolType, value, .toolType)
-        case AbsCode.mtDistance: setAxis(slot: s, \.distance, value, .distance)
-        default: break  // WIDTH_*, BLOB_ID, TOOL_X/Y: not part of a stroke point.
-        }
+    @inline(never)
+    private mutating func noteOutOfRange(_ code: UInt16, _ value: Int32, _ axis: DeclaredAxes.Axis) {
+        note(.valueOutOfRange(code: code, value: value, range: axis.range))
     }
 
-    private mutating func applySingleTouchAxis(_ code: UInt16, _ value: Int32) {
-        switch code {
-        case AbsCode.x: setAxis(slot: 0, \.x, value, .x)
-        case AbsCode.y: setAxis(slot: 0, \.y, value, .y)
-        case AbsCode.pressure: setAxis(slot: 0, \.pressure, value, .pressure)
-        default: break
-        }
-    }
-
-    private mutating func applyToolAxis(_ code: UInt16, _ value: Int32) {
-        switch code {
-        case AbsCode.x: setAxis(slot: 0, \.x, value, .x)
-        case AbsCode.y: setAxis(slot: 0, \.y, value, .y)
-        case AbsCode.pressure: setAxis(slot: 0, \.pressure, value, .pressure)
-        case AbsCode.distance: setAxis(slot: 0, \.distance, value, .distance)
-        case AbsCode.tiltX: setAxis(slot: 0, \.tiltX, value, .tiltX)
-        case AbsCode.tiltY: setAxis(slot: 0, \.tiltY, value, .tiltY)
-        case AbsCode.z: setAxis(slot: 0, \.rotation, value, .rotation)
-        case AbsCode.wheel: setAxis(slot: 0, \.wheel, value, .wheel)
-        case AbsCode.misc: setAxis(slot: 0, \.toolID, value, .toolID)
-        default: break
+    private mutating func selectSlot(_ value: Int32) {
+        if value >= 0 && Int(value) < slots.count {
+            currentSlot = Int(value)
+        } else {
+            // libevdev clamps to the last slot and libinput to the slot count; both would
+            // corrupt another contact. Ignore the events until the next valid ABS_MT_SLOT.
+            currentSlot = nil
+            note(.slotOutOfRange(value: value, count: slots.count))
         }
     }
 

@@ -81,7 +81,7 @@ public struct MultitouchDecoder: Sendable {
             throw .tooManySlots(deviceName: description.name, count: count)
         }
         deviceFlags = description.isSemiMT ? .semiMT : []
-        declared = DeclaredAxes(description)
+        declared = DeclaredAxes(description, mode: mode)
         pen = PenState(description: description)
     }
 
@@ -194,47 +194,5 @@ public struct MultitouchDecoder: Sendable {
             kind: kind, slot: Int32(slot), trackingID: mode == .singleTouch ? nil : contact.trackingID, time: time,
             sample: sample, flags: contact.flags.union(deviceFlags)
         )
-    }
-}
-
-/// Which codes the device declares, as a flat lookup table for the per-event path.
-struct DeclaredAxes: Hashable, Sendable {
-    /// One absolute axis: whether the device declares it, and its range when it has one.
-    struct Axis: Hashable, Sendable {
-        var declared = false
-        /// The range as its lowest value and its width, so that the per-event test is one
-        /// subtraction and one unsigned comparison; no range (undeclared, or absinfo with
-        /// `minimum > maximum`) is all of `Int32`, which nothing is outside.
-        var minimum = Int32.min
-        var span = UInt32.max
-
-        init() {}
-
-        init(declared: Bool, minimum: Int32, maximum: Int32) {
-            self.declared = declared
-            if minimum <= maximum {
-                self.minimum = minimum
-                span = UInt32(bitPattern: maximum &- minimum)
-            }
-        }
-
-        /// Whether `value` is outside a range the axis has.
-        @inline(__always)
-        func outOfRange(_ value: Int32) -> Bool { UInt32(bitPattern: value &- minimum) > span }
-        var range: ClosedRange<Int32> { minimum...(minimum &+ Int32(bitPattern: span)) }
-    }
-
-    /// Indexed by code, `AbsCode.max` + 1 of them: one bounds check and one load per event.
-    var abs: [Axis] = Array(repeating: Axis(), count: Int(AbsCode.max) + 1)
-    var hasBtnTouch = false
-    /// `ABS_MT_DISTANCE`: contacts may hover (docs/decoder.md, "Hovering contacts").
-    var hasMTDistance = false
-
-    init(_ description: DeviceDescription) {
-        for (code, info) in description.absInfo where code <= AbsCode.max {
-            abs[Int(code)] = Axis(declared: true, minimum: info.minimum, maximum: info.maximum)
-        }
-        hasBtnTouch = description.has(.key, KeyCode.btnTouch)
-        hasMTDistance = description.touchProtocol == .slots && description.has(.abs, AbsCode.mtDistance)
     }
 }

@@ -60,6 +60,21 @@ struct Slot: Hashable, Sendable {
         touched = false
     }
 
+    /// Records `value` for the `Int32` axis at byte `offset` of the sample (known as `bit`, from
+    /// `DeclaredAxes`) when it changes it or makes it known. Returns whether that touched the
+    /// slot for the first time in the frame.
+    @inline(__always)
+    mutating func set(at offset: Int, _ value: Int32, _ bit: KnownAxes) -> Bool {
+        let old = withUnsafeBytes(of: &sample) { $0.load(fromByteOffset: offset, as: Int32.self) }
+        guard old != value || !sample.known.contains(bit) else { return false }
+        sample.known.insert(bit)
+        withUnsafeMutableBytes(of: &sample) { $0.storeBytes(of: value, toByteOffset: offset, as: Int32.self) }
+        axesDirty = true
+        if touched { return false }
+        touched = true
+        return true
+    }
+
     /// Records `value` for the axis `field` (known as `bit`) when it changes it or makes it known.
     /// Returns whether that touched the slot for the first time in the frame. One access to the
     /// slot for the per-event path.
