@@ -5,26 +5,36 @@
 final class Mailbox<Item: Sendable>: @unchecked Sendable {
     // @unchecked: every stored property is read and written only with `condition` locked.
     private let condition = ConditionLock()
-    private var items: [Item] = []
+    private var items: [(item: Item, bytes: Int)] = []
     private var head = 0
+    /// The bytes of the items waiting.
+    private var queuedBytes = 0
     private var end: StrokeClientError?
     private var closed = false
     private var waiter: CheckedContinuation<Item, Error>?
     private let capacity: Int
+    private let byteCapacity: Int
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    /// At most `capacity` items, and items of at most `bytes` bytes in all, wait; an item alone
+    /// is taken whatever its size.
+    init(capacity: Int, bytes: Int) {
+        self.capacity = max(1, capacity)
+        byteCapacity = max(0, bytes)
+    }
 
     enum Offer { case taken, full, closed }
 
-    /// Hands `item` over without waiting: `full` when `capacity` items wait (the item is not
+    /// Hands `item`, which stands for `bytes` bytes, over without waiting: `full` when `capacity`
+    /// items wait or it would take the waiting ones past the byte capacity (the item is not
     /// taken), `closed` once the consumer is gone.
-    func offer(_ item: Item) -> Offer {
+    func offer(_ item: Item, bytes: Int) -> Offer {
         condition.lock()
         if closed {
             condition.unlock()
             return .closed
         }
-        if items.count - head >= capacity {
+        let waiting = items.count - head
+        if waiting >= capacity || (waiting > 0 && queuedBytes + bytes > byteCapacity) {
             condition.unlock()
             return .full
         }
@@ -34,7 +44,8 @@ final class Mailbox<Item: Sendable>: @unchecked Sendable {
             waiter.resume(returning: item)
             return .taken
         }
-        items.append(item)
+        items.append((item, bytes))
+        queuedBytes += bytes
         condition.unlock()
         return .taken
     }
@@ -55,6 +66,7 @@ final class Mailbox<Item: Sendable>: @unchecked Sendable {
         closed = true
         items.removeAll()
         head = 0
+        queuedBytes = 0
         condition.broadcast()
         let waiter = self.waiter
         self.waiter = nil
@@ -68,8 +80,9 @@ final class Mailbox<Item: Sendable>: @unchecked Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Item, Error>) in
                 condition.lock()
                 if head < items.count {
-                    let item = items[head]
+                    let (item, bytes) = items[head]
                     head += 1
+                    queuedBytes -= bytes
                     if head >= 1024 && head * 2 >= items.count {
                         items.removeFirst(head)
                         head = 0
@@ -99,4 +112,11 @@ final class Mailbox<Item: Sendable>: @unchecked Sendable {
             waiter?.resume(throwing: CancellationError())
         }
     }
+}
+
+/// How far a connection's reader may read ahead of its consumer (`StrokeClient.connect`).
+struct ReadAhead: Sendable {
+    var messages: Int
+    /// Bytes of lines: what the messages were sent as.
+    var bytes: Int
 }

@@ -51,11 +51,21 @@ public struct StreamState: Sendable {
         guard let seq = message.seq else { return true }
         if let last = lastSeq {
             guard seq > last else { return false }
-            var merged: Int64 = 0
-            if case .stroke(let e) = message { merged = Int64(e.merged ?? 0) }
-            unaccounted += Int64(seq - last) - 1 - merged
+            var merged = 0
+            if case .stroke(let e) = message { merged = e.merged ?? 0 }
+            // Saturating: a daemon's numbers stay far from the limits, a hostile peer's need not,
+            // and a count is no reason to trap.
+            unaccounted = StreamState.saturating(unaccounted, plus: Int64(clamping: seq - last - 1), minus: Int64(clamping: merged))
         }
         lastSeq = seq
         return true
+    }
+
+    /// `a + b - c`, clamped to `Int64`'s range at each step.
+    static func saturating(_ a: Int64, plus b: Int64, minus c: Int64) -> Int64 {
+        let (sum, over) = a.addingReportingOverflow(b)
+        let x = over ? (b > 0 ? Int64.max : .min) : sum
+        let (difference, under) = x.subtractingReportingOverflow(c)
+        return under ? (c > 0 ? .min : .max) : difference
     }
 }

@@ -30,25 +30,29 @@ public final class StrokeClient: @unchecked Sendable {
     // @unchecked: `connection` is read and written only with `lock` held; the rest is immutable.
     public let path: String
     public let maxLineLength: Int
-    let bufferSize: Int
+    let readAhead: ReadAhead
     private let lock = ConditionLock()
     private var connection: StrokeConnection
     private var closed = false
 
     /// Connects and reads the greeting (`hello`). `maxLineLength` bounds each line read from the
     /// daemon (a snapshot holds every point of the strokes in progress, up to the daemon's
-    /// `queue.disconnectAfterBytes`); `bufferSize` messages are read ahead of the consumer.
+    /// `queue.disconnectAfterBytes`); at most `bufferSize` messages, and messages of at most
+    /// `bufferBytes` bytes of lines in all, are read ahead of the consumer (a message alone is
+    /// taken whatever its size, within `maxLineLength`).
     public static func connect(
-        path: String = StrokeClient.defaultSocketPath, maxLineLength: Int = 64 << 20, bufferSize: Int = 8192
+        path: String = StrokeClient.defaultSocketPath, maxLineLength: Int = 64 << 20, bufferSize: Int = 8192,
+        bufferBytes: Int = 16 << 20
     ) async throws -> StrokeClient {
-        let connection = try await StrokeConnection.open(path: path, maxLineLength: maxLineLength, bufferSize: bufferSize)
-        return StrokeClient(path: path, maxLineLength: maxLineLength, bufferSize: bufferSize, connection: connection)
+        let readAhead = ReadAhead(messages: bufferSize, bytes: bufferBytes)
+        let connection = try await StrokeConnection.open(path: path, maxLineLength: maxLineLength, readAhead: readAhead)
+        return StrokeClient(path: path, maxLineLength: maxLineLength, readAhead: readAhead, connection: connection)
     }
 
-    private init(path: String, maxLineLength: Int, bufferSize: Int, connection: StrokeConnection) {
+    private init(path: String, maxLineLength: Int, readAhead: ReadAhead, connection: StrokeConnection) {
         self.path = path
         self.maxLineLength = maxLineLength
-        self.bufferSize = bufferSize
+        self.readAhead = readAhead
         self.connection = connection
     }
 
@@ -161,7 +165,7 @@ public final class StrokeClient: @unchecked Sendable {
             if !connection.isClosed { return connection }
             let failure: StrokeClientError
             do {
-                let fresh = try await StrokeConnection.open(path: path, maxLineLength: maxLineLength, bufferSize: bufferSize)
+                let fresh = try await StrokeConnection.open(path: path, maxLineLength: maxLineLength, readAhead: readAhead)
                 lock.withLock { self.connection = fresh }
                 // Returned even if the server closed it already: checking again here reopened at
                 // once, without a failure counted, from a server that greets and closes.

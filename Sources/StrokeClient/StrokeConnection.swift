@@ -29,7 +29,7 @@ final class StrokeConnection: @unchecked Sendable {
     let path: String
     private let socket: LineSocket
     private let mailbox: Mailbox<ServerMessage>
-    private let bufferSize: Int
+    private let readAhead: ReadAhead
     private let lock = ConditionLock()
     private var replies: [Int64: CheckedContinuation<ServerMessage, Error>] = [:]
     private var nextID: Int64 = 0
@@ -41,14 +41,14 @@ final class StrokeConnection: @unchecked Sendable {
 
     /// Connects and reads the greeting. A daemon refusing the client (`tooManyClients`,
     /// `forbidden`) throws `daemonError`; anything but a `hello` throws `protocolError`.
-    static func open(path: String, maxLineLength: Int, bufferSize: Int) async throws -> StrokeConnection {
+    static func open(path: String, maxLineLength: Int, readAhead: ReadAhead) async throws -> StrokeConnection {
         let socket: LineSocket
         do {
             socket = try LineSocket(path: path)
         } catch let e as LineSocket.Error {
             throw StrokeClientError(.connectionLost, e.message)
         }
-        let connection = StrokeConnection(path: path, socket: socket, bufferSize: bufferSize)
+        let connection = StrokeConnection(path: path, socket: socket, readAhead: readAhead)
         do {
             try startThread { connection.readLoop(maxLineLength: maxLineLength) }
         } catch {
@@ -74,11 +74,11 @@ final class StrokeConnection: @unchecked Sendable {
         return connection
     }
 
-    private init(path: String, socket: LineSocket, bufferSize: Int) {
+    private init(path: String, socket: LineSocket, readAhead: ReadAhead) {
         self.path = path
         self.socket = socket
-        self.mailbox = Mailbox(capacity: bufferSize)
-        self.bufferSize = bufferSize
+        self.mailbox = Mailbox(capacity: readAhead.messages, bytes: readAhead.bytes)
+        self.readAhead = readAhead
     }
 
     /// The next message that is not a reply to one of this connection's requests.
@@ -201,11 +201,13 @@ final class StrokeConnection: @unchecked Sendable {
             // above), and the consumer gets `connectionLost` after what is queued; a subscription
             // reconnects and resumes after the last message it delivered.
             if behind { continue }
-            switch mailbox.offer(message) {
+            switch mailbox.offer(message, bytes: line.count) {
             case .taken: break
             case .full:
                 behind = true
-                mailbox.finish(StrokeClientError(.connectionLost, "the consumer fell \(bufferSize) messages behind (bufferSize)"))
+                mailbox.finish(StrokeClientError(
+                    .connectionLost,
+                    "the consumer fell \(readAhead.messages) messages (bufferSize) or \(readAhead.bytes) bytes (bufferBytes) behind"))
             case .closed:
                 end = StrokeClientError(.connectionLost, "the connection to \(path) was closed")
                 break reading

@@ -46,7 +46,8 @@ extension SVGRenderer.Panel {
         var text = strokes.count == 1 ? "1 stroke" : "\(strokes.count) strokes"
         if !parts.isEmpty { text += ": " + parts.joined(separator: ", ") }
         if let first = strokes.map({ $0.points[0].time }).min(), let last = strokes.map(\.lastTime).max() {
-            text += " · \(SVGText.seconds(last - first)) s, from \(SVGText.seconds(first - origin)) to \(SVGText.seconds(last - origin)) s"
+            let span = SVGText.span
+            text += " · \(SVGText.seconds(span(last, first))) s, from \(SVGText.seconds(span(first, origin))) to \(SVGText.seconds(span(last, origin))) s"
         }
         let outside = strokes.reduce(0) { $0 + $1.points.filter(isOutside).count }
         if outside > 0 { text += " · \(outside) point\(outside == 1 ? "" : "s") outside the axis range, drawn on the edge" }

@@ -25,12 +25,20 @@ enum SVGText {
         return out
     }
 
-    /// Seconds with exactly two decimals ("0.00", "24.13").
+    /// Seconds with exactly two decimals ("0.00", "24.13"), for any `Int64` (a hostile daemon's
+    /// times reach its limits).
     static func seconds(_ microseconds: Int64) -> String {
-        let hundredths = (microseconds < 0 ? -1 : 1) * ((abs(microseconds) + 5_000) / 10_000)
-        let whole = abs(hundredths) / 100
-        let fraction = abs(hundredths) % 100
-        return (hundredths < 0 ? "-" : "") + "\(whole)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+        let m = microseconds.magnitude
+        let hundredths = m / 10_000 + (m % 10_000 >= 5_000 ? 1 : 0)
+        let whole = hundredths / 100
+        let fraction = hundredths % 100
+        return (microseconds < 0 && hundredths > 0 ? "-" : "") + "\(whole)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+    }
+
+    /// `a - b`, clamped to `Int64`'s range.
+    static func span(_ a: Int64, _ b: Int64) -> Int64 {
+        let (d, overflow) = a.subtractingReportingOverflow(b)
+        return overflow ? (a < b ? .min : .max) : d
     }
 }
 

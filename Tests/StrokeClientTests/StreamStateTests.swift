@@ -47,6 +47,20 @@ struct StreamStateTests {
         #expect(state.unaccounted == 1)
     }
 
+    /// A hostile peer's numbers (adversary script 20): counted, saturating, never a trap.
+    @Test func extremeSequenceNumbersAndMergeCountsDoNotTrap() {
+        var state = StreamState()
+        _ = state.accept(.snapshot(Snapshot(seq: 0, strokes: [])))
+        #expect(accepts(&state, moved(.max)))
+        #expect(state.unaccounted == .max)
+        var other = StreamState()
+        _ = other.accept(.snapshot(Snapshot(seq: 0, strokes: [])))
+        #expect(accepts(&other, moved(3, merged: .max)))
+        #expect(accepts(&other, moved(4, merged: .max)))
+        #expect(accepts(&other, moved(5, merged: .min)))
+        #expect(other.unaccounted == 0)  // held at .min by the second, then .min - .min
+    }
+
     @Test func aResumePointTooOldIsAGap() {
         var state = StreamState()
         _ = state.subscribe(after: hello("a"))
