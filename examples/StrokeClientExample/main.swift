@@ -24,7 +24,8 @@ loop: for try await event in client.subscribe() {
     case .gap(let gap):
         print("missed what followed seq \(gap.lastSeq.map(String.init) ?? "-") (\(gap.reason)): starting over")
     case .message(.snapshot(let snapshot)):
-        polylines = Dictionary(uniqueKeysWithValues: snapshot.strokes.map { ($0.stroke, $0.points.map { ($0.x, $0.y) }) })
+        // The last of a repeated id wins: a broken server's snapshot is no reason to trap.
+        polylines = Dictionary(snapshot.strokes.map { ($0.stroke, $0.points.map { ($0.x, $0.y) }) }, uniquingKeysWith: { $1 })
     case .message(.stroke(let e)):
         switch e.kind {
         case .began: polylines[e.stroke] = [(e.point.x, e.point.y)]
