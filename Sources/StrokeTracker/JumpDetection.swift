@@ -64,14 +64,15 @@ public struct JumpDetection: Hashable, Sendable {
     public func judge(
         from previous: StrokePoint, to next: StrokePoint, lastDistance: Double, geometry: DeviceGeometry
     ) -> Verdict {
-        judge(from: (previous.time, previous.x, previous.y), to: next, lastDistance: lastDistance, geometry: geometry)
+        judge(from: (previous.time, previous.x, previous.y), to: (next.time, next.x, next.y), lastDistance: lastDistance,
+              geometry: geometry)
     }
 
-    /// `judge(from:to:lastDistance:geometry:)` from the previous point's time and raw position.
+    /// `judge(from:to:lastDistance:geometry:)` from the points' times and raw positions.
     @inline(__always)
     func judge(
-        from previous: (time: Timestamp, x: Int32, y: Int32), to next: StrokePoint, lastDistance: Double,
-        geometry: DeviceGeometry
+        from previous: (time: Timestamp, x: Int32, y: Int32), to next: (time: Timestamp, x: Int32, y: Int32),
+        lastDistance: Double, geometry: DeviceGeometry
     ) -> Verdict {
         guard geometry.hasResolution else { return .unjudged }
         let interval = next.time.microseconds - previous.time.microseconds

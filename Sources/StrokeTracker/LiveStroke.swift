@@ -33,13 +33,21 @@ struct LiveStroke: Sendable {
         }
     }
 
-    /// Appends `point`, of `frame`, to the polyline; returns the stroke's id. One access to the
-    /// entry for the per-event path.
+    /// Appends the point of `sample` at `time`, of `frame`, to the polyline (derived with
+    /// `unpacked` only when the points are kept as points); returns the stroke's id. One access to
+    /// the entry for the per-event path.
     @inline(__always)
     mutating func extend(
-        _ point: StrokePoint, sample: ContactSample, frame: UInt64, geometry current: SharedGeometry?
+        time: Timestamp, sample: ContactSample, frame: UInt64, geometry current: SharedGeometry?,
+        unpacked: @autoclosure () -> DeviceGeometry
     ) -> StrokeID {
-        append(point, sample: sample, geometry: current)
+        if geometry !== current { switchGeometry(to: current) }
+        if geometry != nil {
+            packer.append(time: time, sample)
+        } else {
+            header.points.append(StrokePoint(time: time, sample: sample, geometry: unpacked()))
+        }
+        pointCount += 1
         header.lastFrame = frame
         return header.id
     }

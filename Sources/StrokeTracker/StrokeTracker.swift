@@ -149,9 +149,13 @@ public struct StrokeTracker: Sendable {
                 case .penEntered(let group): cancelForPen(group: group, time: e.pointee.time, frame: frame, into: &out)
                 }
             }
-            let point = StrokePoint(time: e.pointee.time, sample: e.pointee.sample, geometry: shared.geometry)
+            // The point, derived where each case needs it: a motion's goes straight into its event.
+            @inline(__always) func derive() -> StrokePoint {
+                StrokePoint(time: e.pointee.time, sample: e.pointee.sample, geometry: shared.geometry)
+            }
             switch e.pointee.kind {
             case .began:
+                let point = derive()
                 let id = StrokeID(rawValue: nextStrokeID)
                 nextStrokeID += 1
                 let stroke = Stroke(
@@ -173,24 +177,26 @@ public struct StrokeTracker: Sendable {
                     assertionFailure("decoder bug: moved for \(key), which is not in progress")
                     continue
                 }
-                if shared.geometry.jumpDetection != nil, isJump(index, to: point, shared) {
-                    splitAtJump(index, e.pointee, point: point, frame: frame, packing: packing, into: &out)
+                if shared.geometry.jumpDetection != nil, isJump(index, to: e, shared) {
+                    splitAtJump(index, e.pointee, point: derive(), frame: frame, packing: packing, into: &out)
                     continue
                 }
-                let id = active[index].extend(point, sample: e.pointee.sample, frame: frame, geometry: packing)
+                let id = active[index].extend(
+                    time: e.pointee.time, sample: e.pointee.sample, frame: frame, geometry: packing, unpacked: shared.geometry)
                 out.appendAssumingUnique(StrokeEvent(
                     kind: .moved, stroke: id, device: device, frame: frame, slot: e.pointee.slot,
-                    trackingID: e.pointee.trackingID, point: point, flags: []))
+                    trackingID: e.pointee.trackingID, point: derive(), flags: []))
             case .hover(let phase):
                 out.appendAssumingUnique(StrokeEvent(
                     kind: .hover(phase), stroke: .hover(device: device, slot: e.pointee.slot), device: device, frame: frame,
-                    slot: e.pointee.slot, trackingID: e.pointee.trackingID, point: point, flags: []))
+                    slot: e.pointee.slot, trackingID: e.pointee.trackingID, point: derive(), flags: []))
             case .ended, .cancelled:
                 guard let index = liveIndex(key) else {
                     assertionFailure("decoder bug: \(e.pointee.kind) for \(key), which is not in progress")
                     continue
                 }
-                if e.pointee.kind == .ended, shared.geometry.jumpDetection != nil, isJump(index, to: point, shared) {
+                let point = derive()
+                if e.pointee.kind == .ended, shared.geometry.jumpDetection != nil, isJump(index, to: e, shared) {
                     // The lift sample is somewhere else: the finger that lifted there is a stroke
                     // of its own, begun and ended in this frame.
                     splitAtJump(index, e.pointee, point: point, frame: frame, packing: packing, into: &out)
@@ -209,14 +215,14 @@ public struct StrokeTracker: Sendable {
         }
     }
 
-    /// Judges the motion of the stroke at `active[index]` from its last point to `point`,
-    /// remembering its distance for the next motion.
+    /// Judges the motion of the stroke at `active[index]` from its last point to the position of
+    /// `e`, remembering its distance for the next motion.
     /// The geometry is read in place from `shared`.
     @inline(__always)
-    private mutating func isJump(_ index: Int, to point: StrokePoint, _ shared: SharedGeometry) -> Bool {
+    private mutating func isJump(_ index: Int, to e: UnsafePointer<ContactEvent>, _ shared: SharedGeometry) -> Bool {
         let verdict = shared.geometry.jumpDetection!.judge(
-            from: active[index].lastRaw, to: point, lastDistance: active[index].jumpDistance,
-            geometry: shared.geometry)
+            from: active[index].lastRaw, to: (e.pointee.time, e.pointee.sample.x, e.pointee.sample.y),
+            lastDistance: active[index].jumpDistance, geometry: shared.geometry)
         switch verdict {
         case .motion(let distance):
             active[index].jumpDistance = distance
