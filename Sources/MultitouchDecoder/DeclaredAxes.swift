@@ -56,6 +56,9 @@ struct DeclaredAxes: Hashable, Sendable {
     var hasBtnTouch = false
     /// `ABS_MT_DISTANCE`: contacts may hover (docs/decoder.md, "Hovering contacts").
     var hasMTDistance = false
+    /// A protocol A device (decoded through its single-touch axes): `SYN_MT_REPORT` is its
+    /// protocol, not a fault.
+    var isProtocolA = false
 
     init(_ description: DeviceDescription, mode: MultitouchDecoder.Mode) {
         let fields = DeclaredAxes.fields(mode)
@@ -78,6 +81,7 @@ struct DeclaredAxes: Hashable, Sendable {
         }
         hasBtnTouch = description.has(.key, KeyCode.btnTouch)
         hasMTDistance = description.touchProtocol == .slots && description.has(.abs, AbsCode.mtDistance)
+        isProtocolA = description.touchProtocol == .anonymous
     }
 
     /// The axes each mode keeps in a contact's sample.

@@ -18,7 +18,7 @@ public enum DecoderDiagnostic: Hashable, Sendable {
     case repeatedTrackingID(slot: Int, trackingID: Int32)
     /// `ABS_MT_TRACKING_ID -1` for a slot already empty; ignored.
     case repeatedContactEnd(slot: Int)
-    /// `SYN_MT_REPORT` (protocol A) in a stream decoded as slots or single touch; ignored.
+    /// `SYN_MT_REPORT` (protocol A) from a device that is not protocol A (slots, single touch); ignored.
     case protocolAReport
     /// A contact ended before its position was ever reported: never published.
     case unpositionedContact(slot: Int)
@@ -95,7 +95,7 @@ public enum DecoderDiagnostic: Hashable, Sendable {
         case .repeatedContactEnd(let slot):
             return "slot \(slot): ABS_MT_TRACKING_ID -1 for an empty slot; ignored"
         case .protocolAReport:
-            return "SYN_MT_REPORT (protocol A) on a device decoded as protocol B or single touch; ignored"
+            return "SYN_MT_REPORT (protocol A) on a protocol B or single-touch device; ignored"
         case .unpositionedContact(let slot):
             return "slot \(slot): a contact ended without ever reporting its position; not published"
         case .dropped:

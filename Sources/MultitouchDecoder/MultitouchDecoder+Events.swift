@@ -29,7 +29,7 @@ extension MultitouchDecoder {
                 setAxis(slot: 0, \.serial, UInt32(bitPattern: event.value), .serial)
             }
         case .syn:
-            if event.code == SynCode.mtReport { note(.protocolAReport) }
+            if event.code == SynCode.mtReport && !declared.isProtocolA { note(.protocolAReport) }
         default:
             break
         }

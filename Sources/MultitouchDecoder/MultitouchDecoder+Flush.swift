@@ -40,7 +40,11 @@ extension MultitouchDecoder {
             if c.published {
                 if c.touching {
                     // A lift that only a resync reveals happened at an unknown time and place: void.
-                    let kind: ContactEvent.Kind = origin == .resync ? .cancelled(.resync) : .ended
+                    // A palm that lifts in the frame it became one is a palm (libinput handles the
+                    // palm before the lift): cancelled, not a completed stroke.
+                    let kind: ContactEvent.Kind =
+                        origin == .resync ? .cancelled(.resync)
+                        : endSample.toolType == ToolType.palm ? .cancelled(.palm) : .ended
                     out.appendAssumingUnique(event(kind, slot: s, contact: c, time: time, sample: endSample))
                 }
                 if c.hovered {

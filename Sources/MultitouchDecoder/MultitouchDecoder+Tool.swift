@@ -113,13 +113,15 @@ extension MultitouchDecoder {
     }
 
     /// Cancels the pen's live stroke and takes it out of proximity.
+    /// Whether or not it was published, the tool is unknown afterwards (a tool in proximity whose
+    /// position was not known yet included): the device's next tool bit says.
     mutating func cancelTool(reason: CancelReason, time: Timestamp, into out: inout EventBuffer<ContactEvent>) {
+        defer { pen = PenState(resetting: pen) }
         guard let old = pen.publishedTool else { return }
         var sample = slots[0].sample
         sample.toolType = old
         if pen.strokeLive { out.appendAssumingUnique(penEvent(.cancelled(reason), time: time, sample: sample)) }
         out.appendAssumingUnique(penEvent(.hover(.proximityOut), time: time, sample: sample))
-        pen = PenState(resetting: pen)
     }
 }
 

@@ -103,8 +103,7 @@ public struct MultitouchDecoder: Sendable {
         case .frame(let frame):
             frame.events.withUnsafeBufferPointer { decode($0, time: frame.time, into: &out) }
         case .dropped(let time):
-            cancelAll(reason: .eventsDropped, time: time, into: &out)
-            note(.dropped)
+            dropped(time: time, into: &out)
         }
     }
 
@@ -115,9 +114,19 @@ public struct MultitouchDecoder: Sendable {
         case .frame(let frame):
             decode(frame.events, time: frame.time, into: &out)
         case .dropped(let time):
-            cancelAll(reason: .eventsDropped, time: time, into: &out)
-            note(.dropped)
+            dropped(time: time, into: &out)
         }
+    }
+
+    /// Lost events (`SYN_DROPPED` in a recording): every published contact is cancelled and every
+    /// slot is unknown, its position too. The current slot stays (the kernel sends `ABS_MT_SLOT`
+    /// only when it changes, so a finger that goes on in it sends none), but the lost events may
+    /// have switched it: a contact is adopted only once both its coordinates are reported again,
+    /// so that no point joins one finger's x to another's y (docs/decoder.md, "Lost events").
+    private mutating func dropped(time: Timestamp, into out: inout EventBuffer<ContactEvent>) {
+        cancelAll(reason: .eventsDropped, time: time, into: &out)
+        note(.dropped)
+        for i in slots.indices { slots[i].sample.known.subtract(.position) }
     }
 
     private mutating func decode(_ events: UnsafeBufferPointer<InputEvent>, time: Timestamp, into out: inout EventBuffer<ContactEvent>) {

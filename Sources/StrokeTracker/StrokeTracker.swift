@@ -251,7 +251,7 @@ public struct StrokeTracker: Sendable {
         flags.insert(.jump)
         let stroke = Stroke(
             id: id, device: key.device, slot: e.slot, trackingID: e.trackingID, flags: flags, state: .inProgress,
-            firstFrame: frame, points: []
+            firstFrame: frame, points: [], lastFrame: frame
         )
         var old = active[index]
         active[index] = LiveStroke(key: key, header: stroke, point: point, geometry: packing, buffer: spareBuffer())
