@@ -43,19 +43,21 @@ extension MultitouchDecoder {
         switch axis.action {
         case .field:
             if axis.outOfRange(value) { noteOutOfRange(code, value, axis) }
-            guard let s = currentSlot else { return note(.eventForInvalidSlot(code: code)) }
+            let s = currentSlot
+            guard s >= 0 else { return note(.eventForInvalidSlot(code: code)) }
             if slots[s].set(at: Int(axis.offset), value, axis.bit) { appendTouched(s) }
         case .slot:
             selectSlot(value)
         case .trackingID:
             if value != -1 && axis.outOfRange(value) { noteOutOfRange(code, value, axis) }
             guard case .slots = mode else { return }
-            guard let s = currentSlot else { return note(.eventForInvalidSlot(code: code)) }
+            let s = currentSlot
+            guard s >= 0 else { return note(.eventForInvalidSlot(code: code)) }
             setTrackingID(slot: s, value)
         case .perSlotUnused:
             // WIDTH_*, BLOB_ID, TOOL_X/Y: not part of a stroke point.
             if axis.outOfRange(value) { noteOutOfRange(code, value, axis) }
-            if currentSlot == nil { note(.eventForInvalidSlot(code: code)) }
+            if currentSlot < 0 { note(.eventForInvalidSlot(code: code)) }
         case .unused:
             // ABS_X & co of a multitouch device: single-touch emulation, not needed.
             if axis.outOfRange(value) { noteOutOfRange(code, value, axis) }
@@ -75,7 +77,7 @@ extension MultitouchDecoder {
         } else {
             // libevdev clamps to the last slot and libinput to the slot count; both would
             // corrupt another contact. Ignore the events until the next valid ABS_MT_SLOT.
-            currentSlot = nil
+            currentSlot = -1
             note(.slotOutOfRange(value: value, count: slots.count))
         }
     }

@@ -45,8 +45,10 @@ public struct MultitouchDecoder: Sendable {
     public private(set) var reports: [DecoderDiagnostic] = []
 
     var slots: SlotTable
-    /// The slot per-slot events apply to; nil after an out-of-range `ABS_MT_SLOT`.
-    var currentSlot: Int?
+    /// The slot per-slot events apply to; -1 after an out-of-range `ABS_MT_SLOT` (none): an `Int`
+    /// the per-event path tests with one comparison, where an optional's tag and value were two
+    /// loads.
+    var currentSlot: Int
     /// The slots the current frame touched (`Slot.touched`).
     var touchedSlots = SlotBits()
     var nextGeneration: UInt64 = 1
