@@ -8,9 +8,7 @@
 /// copy copies the storage.
 ///
 /// Only for trivial elements (no references: decoded events), which it never deinitializes.
-public struct EventBuffer<Element>: @unchecked Sendable {
-    // Sendable: written only through a buffer that made the storage unique (`makeUnique`), so
-    // never while another buffer or thread can see it.
+public struct EventBuffer<Element> {
     @usableFromInline var storage: Storage
     /// Events held, from `storage.base`.
     @usableFromInline var held = 0
@@ -87,3 +85,7 @@ public struct EventBuffer<Element>: @unchecked Sendable {
         @inlinable deinit { base.deallocate() }
     }
 }
+
+// Sendable when its events are: the storage is written only through a buffer that made it unique
+// (`makeUnique`), so never while another buffer or thread can see it.
+extension EventBuffer: @unchecked Sendable where Element: Sendable {}

@@ -152,6 +152,7 @@ public struct DevicePipeline: Sendable {
         }
     }
 
+    @discardableResult
     private mutating func appending(
         to out: inout [StrokeEvent], _ body: (inout DevicePipeline, inout EventBuffer<StrokeEvent>) -> Bool
     ) -> Bool {

@@ -7,7 +7,8 @@ import MultitouchDecoder
 /// Pure: contact events in, stroke events out.
 public struct StrokeTracker: Sendable {
     /// Strokes in progress, in no particular order, each with its jump detection state. A handful
-    /// at a time (one per finger), so a scan by key is cheaper than hashing the key per event.
+    /// at a time (one per finger), found through `indexHints` or a scan by key, which are cheaper
+    /// than hashing the key per event.
     var active: [LiveStroke] = []
     /// By slot (its low 8 bits): the index in `active` where that slot's stroke was last found.
     /// A hint, checked against the key before use (`liveIndex`).
@@ -103,7 +104,7 @@ public struct StrokeTracker: Sendable {
     public mutating func apply(
         _ events: [ContactEvent], device: DeviceID, frame: UInt64, into out: inout [StrokeEvent]
     ) {
-        var buffer = EventBuffer<StrokeEvent>()
+        var buffer = EventBuffer<StrokeEvent>(capacity: 8)
         events.withUnsafeBufferPointer { apply($0, device: device, frame: frame, into: &buffer) }
         buffer.withUnsafeBufferPointer { out.append(contentsOf: $0) }
     }
