@@ -15,19 +15,9 @@ coordinates are reported again (decoder.md, "Lost events"): B, which reports x o
 published."""
 from common import *
 
-def header():
-    axes = {0x00: (0, 4095), 0x01: (0, 4095), 0x2f: (0, 9), 0x35: (0, 4095), 0x36: (0, 4095), 0x39: (0, 65535)}
-    ab = [0] * 8
-    for c in axes: ab[c // 8] |= 1 << (c % 8)
-    kb = [0] * 96; kb[0x14a // 8] |= 1 << (0x14a % 8)
-    lines = ['# EVEMU 1.3', 'N: Crafted touchscreen', 'I: 0018 0000 0000 0000', 'P: 02 00 00 00 00 00 00 00',
-             'B: 00 0b 00 00 00 00 00 00 00']
-    lines += ['B: 01 ' + ' '.join('%02x' % b for b in kb[i:i + 8]) for i in range(0, 96, 8)]
-    lines.append('B: 03 ' + ' '.join('%02x' % b for b in ab))
-    lines += ['A: %02x %d %d 0 0 0' % (c, mn, mx) for c, (mn, mx) in sorted(axes.items())]
-    return '\n'.join(lines) + '\n'
+HEADER = crafted_header('Crafted touchscreen', {0x00: (0, 4095), 0x01: (0, 4095), 0x2f: (0, 9), 0x35: (0, 4095), 0x36: (0, 4095), 0x39: (0, 65535)}, keys=(0x14a,), bus=0x0018)
 
-def ev(t, ty, code, val): return 'E: 0.%06d %04x %04x %d' % (t, ty, code, val)
+ev = evemu_event
 body = [
     # finger A down in slot 0
     ev(10000, 3, 0x2f, 0), ev(10000, 3, 0x39, 5), ev(10000, 3, 0x35, 100), ev(10000, 3, 0x36, 100), ev(10000, 1, 0x14a, 1), ev(10000, 0, 0, 0),
@@ -39,17 +29,11 @@ body = [
     ev(50000, 3, 0x39, -1), ev(50000, 0, 0, 0),                                   # B lifts
     ev(60000, 3, 0x2f, 0), ev(60000, 3, 0x39, -1), ev(60000, 1, 0x14a, 0), ev(60000, 0, 0, 0),   # A lifts
 ]
-d = scratch_dir('adv31-')
-path = os.path.join(d, 'drop-slot.evemu')
-open(path, 'w').write(header() + '\n'.join(body) + '\n')
-try:
-    r = subprocess.run([BIN, 'replay', path], capture_output=True, text=True, timeout=50)
-except subprocess.TimeoutExpired:
-    broken('replay did not finish within 50 s')
-if r.returncode != 0: setup_error('replay exit %d: %s' % (r.returncode, r.stderr[-500:]))
-msgs = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
+path = crafted_recording('adv31-', HEADER, body)
+out = replay_output(path)
+msgs = [json.loads(l) for l in out.splitlines() if l.strip()]
 if not any(m.get('type') == 'cancelled' and m.get('reason') == 'eventsDropped' for m in msgs):
-    setup_error('the drop cancelled nothing: %s' % r.stdout)
+    setup_error('the drop cancelled nothing: %s' % out)
 after = [m for m in msgs if m.get('type') in ('began', 'moved', 'ended') and m.get('time', 0) > 20000]
 mixed = [m for m in after if m.get('slot') == 0 and m.get('x', 0) > 2000 and m.get('y') == 100]
 if mixed:

@@ -9,45 +9,27 @@ without its frame (`splitAtJump` leaves `lastFrame` at 0) and the pen cancel rep
 last frame."""
 from common import *
 
-def header(name, bus, props, keys, axes, slots):
-    ab = [0] * 8
-    for c in axes: ab[c // 8] |= 1 << (c % 8)
-    kb = [0] * 96
-    for k in keys: kb[k // 8] |= 1 << (k % 8)
-    pb = [0] * 8
-    for p in props: pb[p // 8] |= 1 << (p % 8)
-    lines = ['# EVEMU 1.3', 'N: ' + name, 'I: %04x 0000 0000 0000' % bus, 'P: ' + ' '.join('%02x' % b for b in pb),
-             'B: 00 0b 00 00 00 00 00 00 00']
-    lines += ['B: 01 ' + ' '.join('%02x' % b for b in kb[i:i + 8]) for i in range(0, 96, 8)]
-    lines.append('B: 03 ' + ' '.join('%02x' % b for b in ab))
-    lines += ['A: %02x %d %d 0 0 %d' % (c, mn, mx, res) for c, (mn, mx, res) in sorted(axes.items())]
-    return '\n'.join(lines) + '\n'
-
 # A clickpad (INPUT_PROP_POINTER + BUTTONPAD, BTN_LEFT, BTN_TOOL_FINGER), 40 units/mm.
-TP = header('Crafted touchpad', 0x11, (0, 2), (0x110, 0x145, 0x14a, 0x14d),
-            {0x00: (0, 4000, 40), 0x01: (0, 4000, 40), 0x2f: (0, 4, 0), 0x35: (0, 4000, 40), 0x36: (0, 4000, 40), 0x39: (0, 65535, 0)}, 5)
-PEN = header('Crafted pen', 0x03, (), (0x140, 0x14a), {0x00: (0, 10000, 100), 0x01: (0, 10000, 100), 0x18: (0, 1023, 0)}, 0)
+TP = crafted_header('Crafted touchpad', {0x00: (0, 4000, 40), 0x01: (0, 4000, 40), 0x2f: (0, 4, 0), 0x35: (0, 4000, 40),
+                                         0x36: (0, 4000, 40), 0x39: (0, 65535, 0)},
+                    keys=(0x110, 0x145, 0x14a, 0x14d), props=(0, 2), bus=0x11)
+PEN = crafted_header('Crafted pen', {0x00: (0, 10000, 100), 0x01: (0, 10000, 100), 0x18: (0, 1023, 0)},
+                     keys=(0x140, 0x14a), props=(), bus=0x03)
 
-def ev(t, ty, code, val): return 'E: 0.%06d %04x %04x %d' % (t, ty, code, val)
+ev = evemu_event
 touch = [ev(100000, 3, 0x2f, 0), ev(100000, 3, 0x39, 5), ev(100000, 3, 0x35, 1000), ev(100000, 3, 0x36, 1000), ev(100000, 1, 0x14a, 1), ev(100000, 0, 0, 0),
          ev(112000, 3, 0x35, 1010), ev(112000, 0, 0, 0),
          ev(124000, 3, 0x35, 3010), ev(124000, 0, 0, 0),           # 50 mm in 12 ms: a jump
          ev(300000, 3, 0x39, -1), ev(300000, 1, 0x14a, 0), ev(300000, 0, 0, 0)]
 pen = [ev(130000, 1, 0x140, 1), ev(130000, 3, 0x00, 500), ev(130000, 3, 0x01, 500), ev(130000, 0, 0, 0),
        ev(140000, 1, 0x140, 0), ev(140000, 0, 0, 0)]
-d = scratch_dir('adv33-')
-tp, pp = os.path.join(d, 'touchpad.evemu'), os.path.join(d, 'pen.evemu')
-open(tp, 'w').write(TP + '\n'.join(touch) + '\n')
-open(pp, 'w').write(PEN + '\n'.join(pen) + '\n')
-try:
-    r = subprocess.run([BIN, 'replay', '--group', '1,2', tp, pp], capture_output=True, text=True, timeout=50)
-except subprocess.TimeoutExpired:
-    broken('replay did not finish within 50 s')
-if r.returncode != 0: setup_error('replay exit %d: %s' % (r.returncode, r.stderr[-500:]))
-msgs = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
-if not any('jump' in m.get('flags', []) for m in msgs): setup_error('no jump split: %s' % r.stdout)
+tp = crafted_recording('adv33-', TP, touch)
+pp = crafted_recording('adv33p-', PEN, pen)
+out = replay_output('--group', '1,2', tp, pp)
+msgs = [json.loads(l) for l in out.splitlines() if l.strip()]
+if not any('jump' in m.get('flags', []) for m in msgs): setup_error('no jump split: %s' % out)
 cancels = [m for m in msgs if m.get('type') == 'cancelled' and m.get('reason') == 'pen']
-if not cancels: setup_error('the pen cancelled nothing: %s' % r.stdout)
+if not cancels: setup_error('the pen cancelled nothing: %s' % out)
 bad = [m for m in msgs if m.get('type') in ('began', 'moved', 'ended', 'cancelled') and m.get('frame', 0) < 1]
 if bad:
     broken('stroke event with "frame": %r (frames count from 1): %s' % (bad[0].get('frame'), json.dumps(bad[0])))

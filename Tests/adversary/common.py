@@ -378,3 +378,37 @@ def fake_stream(messages, delay=0.5, after=0.5):
             return True
         fake_requests(c, send, stop, answer)
     return handle
+
+def crafted_header(name, axes, keys=(0x14a,), props=(0x01,), bus=0x18, ev_bits=0x0b):
+    """An evemu header for a crafted device: `axes` {code: (min, max) or (min, max, resolution)},
+    key codes, `INPUT_PROP_*` bits (DIRECT by default), the bus type and the EV_* bitmask."""
+    ab, kb, pb = [0] * 8, [0] * 96, [0] * 8
+    for c in axes: ab[c // 8] |= 1 << (c % 8)
+    for k in keys: kb[k // 8] |= 1 << (k % 8)
+    for p in props: pb[p // 8] |= 1 << (p % 8)
+    lines = ['# EVEMU 1.3', 'N: ' + name, 'I: %04x 0000 0000 0000' % bus, 'P: ' + ' '.join('%02x' % b for b in pb),
+             'B: 00 %02x 00 00 00 00 00 00 00' % ev_bits]
+    lines += ['B: 01 ' + ' '.join('%02x' % b for b in kb[i:i + 8]) for i in range(0, 96, 8)]
+    lines.append('B: 03 ' + ' '.join('%02x' % b for b in ab))
+    for c, a in sorted(axes.items()):
+        lines.append('A: %02x %d %d 0 0 %d' % (c, a[0], a[1], a[2] if len(a) > 2 else 0))
+    return '\n'.join(lines) + '\n'
+
+def evemu_event(t, ty, code, val):
+    """An evemu event line at `t` microseconds."""
+    return 'E: %d.%06d %04x %04x %d' % (t // 1000000, t % 1000000, ty, code, val)
+
+def crafted_recording(prefix, header, events):
+    """A crafted recording's path: `header` and the event lines, in a scratch directory."""
+    path = os.path.join(scratch_dir(prefix), 'crafted.evemu')
+    open(path, 'w').write(header + '\n'.join(events) + '\n')
+    return path
+
+def replay_output(*arguments):
+    """`strokes replay ARGUMENTS`' standard output (a setup error if it fails, broken if it hangs)."""
+    try:
+        r = subprocess.run([BIN, 'replay'] + list(arguments), capture_output=True, text=True, timeout=50)
+    except subprocess.TimeoutExpired:
+        broken('replay did not finish within 50 s')
+    if r.returncode != 0: setup_error('replay exit %d: %s' % (r.returncode, r.stderr[-500:]))
+    return r.stdout
