@@ -30,21 +30,14 @@ TAP = {"type": "gesture", "gesture": 1, "kind": "tap", "phase": "end", "device":
 state = {'big': 0, 'closed': False}
 BIG = b'{"type":"bulk","a":[' + b'0,' * (2 << 20) + b'0]}\n'   # 4 MiB, an unknown type
 
-def handle(c, send, stop):
-    def answer(r, send):
-        if r["request"] != "subscribe": return False
-        send({"type": "reply", "id": r.get("id"), "request": "subscribe", "seq": 1})
-        send({"type": "snapshot", "seq": 1, "strokes": []})
-        def flood():
-            try:
-                for i in range(2000): send(dict(TAP, gesture=i + 1))
-                while not stop.is_set():
-                    c.sendall(BIG); state['big'] += 1
-            except OSError:
-                state['closed'] = True
-        threading.Thread(target=flood, daemon=True).start()
-        return True
-    fake_requests(c, send, stop, answer)
+def flood(c, send, stop):
+    try:
+        for i in range(2000): send(dict(TAP, gesture=i + 1))
+        while not stop.is_set():
+            c.sendall(BIG); state['big'] += 1
+    except OSError:
+        state['closed'] = True
+handle = on_subscribe(flood)
 
 path = DIR + '/f.sock'
 FakeDaemon(path, handle)

@@ -358,26 +358,31 @@ def proc_rss_kb(pid):
         pass
     return 0
 
-def fake_stream(messages, delay=0.5, after=0.5):
-    """A FakeDaemon handler: answers requests as `fake_requests` does and, once subscribed, sends
-    `messages` after `delay` seconds, then `goodbye` after `after` more, and hangs up."""
+def on_subscribe(stream):
+    """A FakeDaemon handler: answers requests as `fake_requests` does and, at `subscribe`, replies
+    with an empty snapshot and runs `stream(c, send, stop)` on a thread of its own."""
     def handle(c, send, stop):
         def answer(r, send):
             if r["request"] != "subscribe": return False
             send({"type": "reply", "id": r.get("id"), "request": "subscribe", "seq": 1})
             send({"type": "snapshot", "seq": 1, "strokes": []})
-            def stream():
-                try:
-                    time.sleep(delay)
-                    for m in messages: send(m)
-                    time.sleep(after)
-                    send({"type": "goodbye", "reason": "shutdown"}); c.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-            threading.Thread(target=stream, daemon=True).start()
+            threading.Thread(target=stream, args=(c, send, stop), daemon=True).start()
             return True
         fake_requests(c, send, stop, answer)
     return handle
+
+def fake_stream(messages, delay=0.5, after=0.5):
+    """A FakeDaemon handler: answers requests as `fake_requests` does and, once subscribed, sends
+    `messages` after `delay` seconds, then `goodbye` after `after` more, and hangs up."""
+    def stream(c, send, stop):
+        try:
+            time.sleep(delay)
+            for m in messages: send(m)
+            time.sleep(after)
+            send({"type": "goodbye", "reason": "shutdown"}); c.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+    return on_subscribe(stream)
 
 def crafted_header(name, axes, keys=(0x14a,), props=(0x01,), bus=0x18, ev_bits=0x0b):
     """An evemu header for a crafted device: `axes` {code: (min, max) or (min, max, resolution)},
