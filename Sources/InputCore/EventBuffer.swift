@@ -60,6 +60,16 @@ public struct EventBuffer<Element> {
         }
     }
 
+    /// Runs `body` with a buffer of its own and appends what it appended to `array`: the
+    /// array-taking forms of the pipeline's calls (tests, and callers that keep the events).
+    @inlinable
+    public static func appending<R>(to array: inout [Element], _ body: (inout EventBuffer) throws -> R) rethrows -> R {
+        var buffer = EventBuffer(capacity: 8)
+        let result = try body(&buffer)
+        buffer.withUnsafeBufferPointer { array.append(contentsOf: $0) }
+        return result
+    }
+
     /// The events, as an array (tests, and callers that keep them).
     @inlinable public var array: [Element] { withUnsafeBufferPointer { Array($0) } }
 

@@ -39,6 +39,6 @@ extension MultitouchDecoder {
 
     /// `process(_:origin:into:)` appending to an array (tests, and callers that keep the events).
     public mutating func process(_ frame: Frame, origin: FrameOrigin, into out: inout [ContactEvent]) {
-        appending(to: &out) { $0.process(frame, origin: origin, into: &$1) }
+        EventBuffer.appending(to: &out) { process(frame, origin: origin, into: &$0) }
     }
 }

@@ -183,21 +183,15 @@ public struct MultitouchDecoder: Sendable {
     // buffer of their own.
 
     public mutating func process(_ input: FrameInput, into out: inout [ContactEvent]) {
-        appending(to: &out) { $0.process(input, into: &$1) }
+        EventBuffer.appending(to: &out) { process(input, into: &$0) }
     }
 
     public mutating func process(_ input: FrameViewInput, into out: inout [ContactEvent]) {
-        appending(to: &out) { $0.process(input, into: &$1) }
+        EventBuffer.appending(to: &out) { process(input, into: &$0) }
     }
 
     public mutating func cancelAll(reason: CancelReason, time: Timestamp, into out: inout [ContactEvent]) {
-        appending(to: &out) { $0.cancelAll(reason: reason, time: time, into: &$1) }
-    }
-
-    mutating func appending(to out: inout [ContactEvent], _ body: (inout MultitouchDecoder, inout EventBuffer<ContactEvent>) -> Void) {
-        var buffer = EventBuffer<ContactEvent>(capacity: 8)
-        body(&self, &buffer)
-        buffer.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+        EventBuffer.appending(to: &out) { cancelAll(reason: reason, time: time, into: &$0) }
     }
 
     func event(_ kind: ContactEvent.Kind, slot: Int, contact: Contact, time: Timestamp, sample: ContactSample) -> ContactEvent {

@@ -119,46 +119,30 @@ public struct DevicePipeline: Sendable {
 
     @discardableResult
     public mutating func process(_ input: FrameInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
-        appending(to: &out) { $0.process(input, tracker: &tracker, into: &$1) }
+        EventBuffer.appending(to: &out) { process(input, tracker: &tracker, into: &$0) }
     }
 
     @discardableResult
     public mutating func process(_ input: FrameViewInput, tracker: inout StrokeTracker, into out: inout [StrokeEvent]) -> Bool {
-        appending(to: &out) { $0.process(input, tracker: &tracker, into: &$1) }
+        EventBuffer.appending(to: &out) { process(input, tracker: &tracker, into: &$0) }
     }
 
     @discardableResult
     public mutating func process(
         _ frame: Frame, origin: FrameOrigin, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
     ) -> Bool {
-        appending(to: &out) { $0.process(frame, origin: origin, tracker: &tracker, into: &$1) }
+        EventBuffer.appending(to: &out) { process(frame, origin: origin, tracker: &tracker, into: &$0) }
     }
 
     public mutating func restart(
         reason: CancelReason, time: Timestamp?, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
     ) {
-        appending(to: &out) {
-            $0.restart(reason: reason, time: time, tracker: &tracker, into: &$1)
-            return false
-        }
+        EventBuffer.appending(to: &out) { restart(reason: reason, time: time, tracker: &tracker, into: &$0) }
     }
 
     public mutating func cancelAll(
         reason: CancelReason, time: Timestamp?, tracker: inout StrokeTracker, into out: inout [StrokeEvent]
     ) {
-        appending(to: &out) {
-            $0.cancelAll(reason: reason, time: time, tracker: &tracker, into: &$1)
-            return false
-        }
-    }
-
-    @discardableResult
-    private mutating func appending(
-        to out: inout [StrokeEvent], _ body: (inout DevicePipeline, inout EventBuffer<StrokeEvent>) -> Bool
-    ) -> Bool {
-        var buffer = EventBuffer<StrokeEvent>(capacity: 8)
-        let result = body(&self, &buffer)
-        buffer.withUnsafeBufferPointer { out.append(contentsOf: $0) }
-        return result
+        EventBuffer.appending(to: &out) { cancelAll(reason: reason, time: time, tracker: &tracker, into: &$0) }
     }
 }

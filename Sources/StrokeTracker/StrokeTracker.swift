@@ -104,9 +104,9 @@ public struct StrokeTracker: Sendable {
     public mutating func apply(
         _ events: [ContactEvent], device: DeviceID, frame: UInt64, into out: inout [StrokeEvent]
     ) {
-        var buffer = EventBuffer<StrokeEvent>(capacity: 8)
-        events.withUnsafeBufferPointer { apply($0, device: device, frame: frame, into: &buffer) }
-        buffer.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+        EventBuffer.appending(to: &out) { buffer in
+            events.withUnsafeBufferPointer { apply($0, device: device, frame: frame, into: &buffer) }
+        }
     }
 
     /// `apply(_:device:frame:into:)` with the events read in place and appended to a buffer
