@@ -5,8 +5,15 @@ import InputCore
 extension MultitouchDecoder {
     @inline(__always)
     mutating func apply(_ event: InputEvent) {
-        // Most events are absolute axes: tested first, not through the switch's jump table.
+        // Most events are absolute axes: tested first, the rest out of line, so that the compiler
+        // does not fold both into one jump table (an indirect jump per event, mispredicted on
+        // devices that interleave slots and axes).
         if event.type == .abs { return applyAbs(event.code, event.value) }
+        applyOther(event)
+    }
+
+    @inline(never)
+    private mutating func applyOther(_ event: InputEvent) {
         switch event.type {
         case .key:
             switch mode {
@@ -35,19 +42,33 @@ extension MultitouchDecoder {
         }
     }
 
-    /// An absolute axis event, as the device's table (`DeclaredAxes`) says.
+    /// An absolute axis event, as the device's table (`DeclaredAxes`) says. The actions of nearly
+    /// every event (a sample field, `ABS_MT_SLOT`, single-touch emulation) are tested one after the
+    /// other (conditional branches the CPU predicts from the events before), the others out of line.
     @inline(__always)
     private mutating func applyAbs(_ code: UInt16, _ value: Int32) {
         guard code <= AbsCode.max else { return note(.undeclaredCode(type: .abs, code: code)) }
         let axis = declared.abs[Int(code)]
-        switch axis.action {
-        case .field:
+        if axis.action == .field {
             if axis.outOfRange(value) { noteOutOfRange(code, value, axis) }
             let s = currentSlot
             guard s >= 0 else { return note(.eventForInvalidSlot(code: code)) }
             if slots[s].set(at: Int(axis.offset), value, axis.bit) { appendTouched(s) }
-        case .slot:
+        } else if axis.action == .slot {
             selectSlot(value)
+        } else if axis.action == .unused {
+            // ABS_X & co of a multitouch device: single-touch emulation, not needed.
+            if axis.outOfRange(value) { noteOutOfRange(code, value, axis) }
+        } else {
+            applyOtherAbs(code, value, axis)
+        }
+    }
+
+    @inline(never)
+    private mutating func applyOtherAbs(_ code: UInt16, _ value: Int32, _ axis: DeclaredAxes.Axis) {
+        switch axis.action {
+        case .field, .slot, .unused:
+            preconditionFailure("applyAbs handles \(axis.action)")
         case .trackingID:
             if value != -1 && axis.outOfRange(value) { noteOutOfRange(code, value, axis) }
             guard case .slots = mode else { return }
@@ -58,9 +79,6 @@ extension MultitouchDecoder {
             // WIDTH_*, BLOB_ID, TOOL_X/Y: not part of a stroke point.
             if axis.outOfRange(value) { noteOutOfRange(code, value, axis) }
             if currentSlot < 0 { note(.eventForInvalidSlot(code: code)) }
-        case .unused:
-            // ABS_X & co of a multitouch device: single-touch emulation, not needed.
-            if axis.outOfRange(value) { noteOutOfRange(code, value, axis) }
         case .undeclared:
             note(.undeclaredCode(type: .abs, code: code))
         }

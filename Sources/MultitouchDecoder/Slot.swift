@@ -61,8 +61,9 @@ struct Slot: Hashable, Sendable {
     }
 
     /// Records `value` for the `Int32` axis at byte `offset` of the sample (known as `bit`, from
-    /// `DeclaredAxes`) when it changes it or makes it known. Returns whether that touched the
-    /// slot for the first time in the frame.
+    /// `DeclaredAxes`) when it changes it or makes it known. Returns whether it did, which touches
+    /// the slot (the caller adds it to the frame's touched slots, again or not: no branch on
+    /// whether this is the slot's first event in the frame, which the CPU mispredicts).
     @inline(__always)
     mutating func set(at offset: Int, _ value: Int32, _ bit: KnownAxes) -> Bool {
         let old = withUnsafeBytes(of: &sample) { $0.load(fromByteOffset: offset, as: Int32.self) }
@@ -70,7 +71,6 @@ struct Slot: Hashable, Sendable {
         sample.known.insert(bit)
         withUnsafeMutableBytes(of: &sample) { $0.storeBytes(of: value, toByteOffset: offset, as: Int32.self) }
         axesDirty = true
-        if touched { return false }
         touched = true
         return true
     }

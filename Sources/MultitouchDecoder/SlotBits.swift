@@ -12,6 +12,8 @@ struct SlotBits: Sendable {
     mutating func insert(_ s: Int) {
         precondition(s >= 0 && s < DeviceDescription.maxSlots, "slot \(s) out of range")
         let bit = UInt64(1) << UInt64(s & 63)
+        // The first 64 slots without the switch's jump: every device but the largest.
+        if s < 64 { return w0 |= bit }
         switch s >> 6 {
         case 0: w0 |= bit
         case 1: w1 |= bit
