@@ -1,4 +1,5 @@
 import ArgumentParser
+import InputCore
 import StrokeClient
 import StrokeRecording
 import SystemPackage
@@ -24,9 +25,11 @@ enum Exit {
     static let ioError = ExitCode(74)
 }
 
-/// Writes a diagnostic line to standard error.
+/// Writes a diagnostic line to standard error, control characters escaped (`terminalSafe`):
+/// messages quote what a daemon, a device or a file said, and a line on a terminal or in the
+/// journal must stay one line that cannot move the cursor or retitle the window.
 func printError(_ message: String) {
-    writeAll(2, Array(("strokes: " + message + "\n").utf8))
+    writeAll(2, Array(("strokes: " + terminalSafe(message) + "\n").utf8))
 }
 
 /// Buffered standard output: a replay writes tens of thousands of lines.

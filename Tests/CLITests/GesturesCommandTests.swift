@@ -259,6 +259,22 @@ import Glibc
         #expect(text == "\(dir)/strokes/gestures.yaml: 1 rule(s)\n  t: tap end → [\"a\",\"b c\"]\n")
     }
 
+    /// What the daemon says is logged as one line with its control characters escaped: a hostile
+    /// or broken daemon cannot retitle the terminal or forge a log line.
+    @Test func aDaemonsErrorIsLoggedWithItsControlCharactersEscaped() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "rules: []\n".write(toFile: dir + "/g.yaml", atomically: true, encoding: .utf8)
+        let error = #"{"type":"error","error":"x\u001b[2J","message":"\u001b]0;owned\u0007\nstrokes: forged"}"#
+        let server = try GestureServer(path: dir + "/s.sock", devices: [], lines: [error])
+        defer { server.stop() }
+        let r = try CLI.run(["gestures", "--socket", server.path, "--config", dir + "/g.yaml", "--once"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.unicodeScalars.contains("\u{1b}"), "\(r.stderr)")
+        #expect(!r.stderr.contains("\nstrokes: forged"), "\(r.stderr)")
+        #expect(r.stderr.contains(#"strokes: gestures: the daemon: x\u{1b}[2J: \u{1b}]0;owned\u{7}\u{a}strokes: forged"#), "\(r.stderr)")
+    }
+
     @Test func aDaemonWithoutGesturesIsRefusedClearly() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
