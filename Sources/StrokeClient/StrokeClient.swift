@@ -39,7 +39,8 @@ public final class StrokeClient: @unchecked Sendable {
     /// daemon (a snapshot holds every point of the strokes in progress, up to the daemon's
     /// `queue.disconnectAfterBytes`); at most `bufferSize` messages, and messages of at most
     /// `bufferBytes` bytes of lines in all, are read ahead of the consumer (a message alone is
-    /// taken whatever its size, within `maxLineLength`).
+    /// taken whatever its size, within `maxLineLength`; a message of an unknown type counts for
+    /// what its `JSONValue` holds in memory when that is more than its line).
     public static func connect(
         path: String = StrokeClient.defaultSocketPath, maxLineLength: Int = 64 << 20, bufferSize: Int = 8192,
         bufferBytes: Int = 16 << 20

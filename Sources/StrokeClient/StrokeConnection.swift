@@ -201,7 +201,7 @@ final class StrokeConnection: @unchecked Sendable {
             // above), and the consumer gets `connectionLost` after what is queued; a subscription
             // reconnects and resumes after the last message it delivered.
             if behind { continue }
-            switch mailbox.offer(message, bytes: line.count) {
+            switch mailbox.offer(message, bytes: Self.cost(of: message, line: line)) {
             case .taken: break
             case .full:
                 behind = true
@@ -215,6 +215,13 @@ final class StrokeConnection: @unchecked Sendable {
         }
         failReplies(end)
         mailbox.finish(end)
+    }
+
+    /// What `message` counts for in the read-ahead's bytes: its line, or for a message kept as a
+    /// tree (a type this client does not know) what the tree holds, when that is more.
+    static func cost(of message: ServerMessage, line: [UInt8]) -> Int {
+        guard case .unknown(_, let raw) = message else { return line.count }
+        return max(line.count, raw.memoryEstimate)
     }
 
     private static func replyID(_ message: ServerMessage) -> Int64? {
