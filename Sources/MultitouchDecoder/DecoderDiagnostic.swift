@@ -20,7 +20,8 @@ public enum DecoderDiagnostic: Hashable, Sendable {
     case repeatedContactEnd(slot: Int)
     /// `SYN_MT_REPORT` (protocol A) from a device that is not protocol A (slots, single touch); ignored.
     case protocolAReport
-    /// A contact ended before its position was ever reported: never published.
+    /// A contact the device began ended before its position was ever reported: never published.
+    /// (One that was down before the stream began is `unseenContactEnded`.)
     case unpositionedContact(slot: Int)
     /// `SYN_DROPPED`: the kernel's buffer overflowed and events were lost; live strokes are cancelled.
     case dropped

@@ -149,8 +149,16 @@ extension MultitouchDecoder {
             case .empty:
                 note(.repeatedContactEnd(slot: s))
             case .unknown:
-                // A seed frame reports empty slots as -1; only a device's own -1 is an oddity here.
-                if origin == .device { note(.unseenContactEnded(slot: s)) }
+                if origin == .device && slots[s].axesDirty {
+                    // Axes moved a contact that was down before we were watching, and it lifts in
+                    // this frame: adopted and ended within it (every transition is published).
+                    slots[s].transients.append(TransientContact(
+                        contact: Contact(generation: nextGeneration, trackingID: nil, flags: .adopted), sample: slots[s].sample))
+                    nextGeneration += 1
+                } else if origin == .device {
+                    // A seed frame reports empty slots as -1; only a device's own -1 is an oddity.
+                    note(.unseenContactEnded(slot: s))
+                }
                 slots[s].current = .empty
             }
             return

@@ -50,8 +50,12 @@ extension MultitouchDecoder {
                 if c.hovered {
                     out.appendAssumingUnique(event(.hover(.proximityOut), slot: s, contact: c, time: time, sample: endSample))
                 }
+            } else if c.pending && origin == .device && endSample.positionKnown {
+                // Its position was completed in the frame that ended it: it lived, unpublished,
+                // until this frame, which publishes it whole.
+                publishWithinFrame(c, sample: endSample, slot: s, time: time, into: &out)
             } else if c.pending {
-                note(.unpositionedContact(slot: s))
+                noteUnpositioned(c, slot: s)
             }
         }
         if !slots[s].transients.isEmpty {
@@ -61,21 +65,7 @@ extension MultitouchDecoder {
                     note(.unseenContactEnded(slot: s))
                     continue
                 }
-                if t.sample.toolType == ToolType.palm {
-                    note(.palmSuppressed(slot: s))
-                    continue
-                }
-                if !t.sample.positionKnown {
-                    note(.unpositionedContact(slot: s))
-                    continue
-                }
-                if declared.hasMTDistance && MultitouchDecoder.hovers(t.sample) {
-                    out.appendAssumingUnique(event(.hover(.proximityIn), slot: s, contact: t.contact, time: time, sample: t.sample))
-                    out.appendAssumingUnique(event(.hover(.proximityOut), slot: s, contact: t.contact, time: time, sample: t.sample))
-                } else {
-                    out.appendAssumingUnique(event(.began, slot: s, contact: t.contact, time: time, sample: t.sample))
-                    out.appendAssumingUnique(event(.ended, slot: s, contact: t.contact, time: time, sample: t.sample))
-                }
+                publishWithinFrame(t.contact, sample: t.sample, slot: s, time: time, into: &out)
             }
             slots[s].transients.removeAll(keepingCapacity: true)
         }
@@ -117,6 +107,32 @@ extension MultitouchDecoder {
             break
         }
         slots[s].commit()
+    }
+
+    /// A contact that began (or was first published) and ended within the frame: `began` and
+    /// `ended` with `sample` (on a device that hovers and a hovering sample, `proximityIn` and
+    /// `proximityOut`), unless it is a palm or its position is unknown (counted).
+    private mutating func publishWithinFrame(
+        _ c: Contact, sample: ContactSample, slot s: Int, time: Timestamp, into out: inout EventBuffer<ContactEvent>
+    ) {
+        if sample.toolType == ToolType.palm {
+            note(.palmSuppressed(slot: s))
+        } else if !sample.positionKnown {
+            noteUnpositioned(c, slot: s)
+        } else if declared.hasMTDistance && MultitouchDecoder.hovers(sample) {
+            out.appendAssumingUnique(event(.hover(.proximityIn), slot: s, contact: c, time: time, sample: sample))
+            out.appendAssumingUnique(event(.hover(.proximityOut), slot: s, contact: c, time: time, sample: sample))
+        } else {
+            out.appendAssumingUnique(event(.began, slot: s, contact: c, time: time, sample: sample))
+            out.appendAssumingUnique(event(.ended, slot: s, contact: c, time: time, sample: sample))
+        }
+    }
+
+    /// `c` ended before its position was known: the device's fault for a contact it began (a new
+    /// tracking ID comes with its position), nobody's for one that was down before the stream
+    /// began (the kernel sends only changes, so its other coordinate may never come).
+    private mutating func noteUnpositioned(_ c: Contact, slot s: Int) {
+        note(c.flags.contains(.adopted) ? .unseenContactEnded(slot: s) : .unpositionedContact(slot: s))
     }
 
     /// Publishes `c`'s `began`, unless it is a palm (suppressed for good) or its position is not

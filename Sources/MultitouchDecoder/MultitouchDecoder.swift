@@ -12,7 +12,8 @@ import InputCore
 /// - The first per-slot event applies to `ABS_MT_SLOT`'s initial value from the description. A
 ///   slot's state is unknown until its first event: axis updates without a tracking ID adopt a
 ///   contact that was already down (`began` with `.adopted`, tracking ID unknown); a -1 ends a
-///   contact that was never seen, which publishes nothing.
+///   contact that was never seen, which publishes nothing, unless the frame updated the slot's
+///   axes before it (adopted and ended in the frame).
 /// - `ABS_MT_TOOL_TYPE = MT_TOOL_PALM` cancels a live contact (`.palm`); a contact that begins as
 ///   a palm is never published. A palm that turns back into a finger stays suppressed until it
 ///   lifts; its next touch is a new stroke.
@@ -65,7 +66,9 @@ public struct MultitouchDecoder: Sendable {
             mode = .slots(count: count)
             slots = SlotTable(count: count)
             let initial = Int(description.initialSlot)
-            currentSlot = initial >= 0 && initial < count ? initial : 0
+            // Out of range (a crafted header; the kernel keeps it in range): no slot until the
+            // first valid ABS_MT_SLOT, as one in the stream; counted below.
+            currentSlot = initial >= 0 && initial < count ? initial : -1
         case .singleTouch:
             // Protocol A devices too, through their single-touch emulation (docs/decoder.md).
             mode = .singleTouch
@@ -85,6 +88,7 @@ public struct MultitouchDecoder: Sendable {
         deviceFlags = description.isSemiMT ? .semiMT : []
         declared = DeclaredAxes(description, mode: mode)
         pen = PenState(description: description)
+        if currentSlot < 0 { diagnostics[.slotOutOfRange] += 1 }
     }
 
     /// Number of slots (1 for single-touch).
@@ -128,7 +132,10 @@ public struct MultitouchDecoder: Sendable {
     private mutating func dropped(time: Timestamp, into out: inout EventBuffer<ContactEvent>) {
         cancelAll(reason: .eventsDropped, time: time, into: &out)
         note(.dropped)
-        for i in slots.indices { slots[i].sample.known.subtract(.position) }
+        // The tool type too: a value the kernel sends again after a drop changed during it (the
+        // kernel sends only changes), so a palm reported again is news, and adopts its contact as a
+        // palm; the value itself is kept (the kernel's state until told otherwise).
+        for i in slots.indices { slots[i].sample.known.subtract([.x, .y, .toolType]) }
     }
 
     private mutating func decode(_ events: UnsafeBufferPointer<InputEvent>, time: Timestamp, into out: inout EventBuffer<ContactEvent>) {

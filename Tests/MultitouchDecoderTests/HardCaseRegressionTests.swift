@@ -3,8 +3,8 @@ import MultitouchDecoder
 import StrokeTracker
 import Testing
 
-/// Hard cases a black-box round found mishandled (Tests/adversary/30-35, REPORT.md): each pinned
-/// here as the decoder and tracker now handle it.
+/// Hard cases a black-box round found mishandled (Tests/adversary/30-35, REPORT.md; the sixth
+/// round's differential model, F1-F5): each pinned here as the decoder and tracker now handle it.
 @Suite struct HardCaseRegressionTests {
     /// Script 30: a palm that lifts in the frame it became one is cancelled, not a completed stroke.
     @Test func aPalmThatLiftsInTheFrameItBecameOneIsCancelled() throws {
@@ -61,5 +61,71 @@ import Testing
         var b = try Script(TestDevices.touchscreen())
         b.feed([mtReport, E.syn])
         #expect(b.decoder.diagnostics.protocolAReports == 1, "in a protocol B stream it is a fault")
+    }
+
+    /// F1: a contact already down that moves and lifts in one frame is adopted and ended in it
+    /// ("every transition is published"), not dropped as a lift never seen.
+    @Test func aContactAlreadyDownThatMovesAndLiftsInOneFrameIsAdoptedAndEnded() throws {
+        var s = try Script(TestDevices.touchscreen())
+        #expect(s.feed([E.x(10), E.y(20), E.id(-1), E.syn]) == ["began 1 s0 #? (10,20) [adopted]", "ended 1 s0 #? (10,20)"])
+        #expect(s.decoder.diagnostics.unseenContactsEnded == 0)
+        // One coordinate only: its position never known, and nobody's fault (it was down before).
+        var t = try Script(TestDevices.touchscreen())
+        #expect(t.feed([E.x(10), E.id(-1), E.syn]) == [])
+        #expect(t.decoder.diagnostics.unseenContactsEnded == 1)
+        #expect(t.decoder.diagnostics.unpositionedContacts == 0)
+        // Axes before a new tracking ID are the new contact's (libevdev's resync order).
+        var u = try Script(TestDevices.touchscreen())
+        #expect(u.feed([E.x(10), E.y(20), E.id(5), E.syn]) == ["began 1 s0 #5 (10,20)"])
+        // A single-touch finger still down after a drop that moves and lifts in one frame.
+        var st = try Script(TestDevices.singleTouch())
+        st.feed([E.touch(1), E.px(5), E.py(5), E.syn])
+        st.feed([E.dropped, E.syn])
+        #expect(st.feed([E.px(12), E.py(13), E.touch(0), E.syn]) == ["began 2 s0 #? (12,13) [adopted]", "ended 2 s0 #? (12,13)"])
+    }
+
+    /// F2: a contact whose position is completed in the frame that ends it is published in that
+    /// frame, not counted as a contact the kernel never positioned.
+    @Test func aContactPositionedInTheFrameThatEndsItIsPublishedThere() throws {
+        var s = try Script(TestDevices.touchscreen())
+        #expect(s.feed([E.id(5), E.x(10), E.syn]) == [])
+        #expect(s.feed([E.y(20), E.id(-1), E.syn]) == ["began 1 s0 #5 (10,20)", "ended 1 s0 #5 (10,20)"])
+        #expect(s.decoder.diagnostics.unpositionedContacts == 0)
+        // Replaced rather than lifted: the same, then the new contact.
+        var t = try Script(TestDevices.touchscreen())
+        t.feed([E.id(5), E.x(10), E.syn])
+        #expect(t.feed([E.y(20), E.id(6), E.x(30), E.syn])
+            == ["began 1 s0 #5 (10,20)", "ended 1 s0 #5 (10,20)", "began 2 s0 #6 (30,20)"])
+        // Single touch: BTN_TOUCH first, the position with the lift.
+        var st = try Script(TestDevices.singleTouch())
+        #expect(st.feed([E.touch(1), E.syn]) == [])
+        #expect(st.feed([E.px(10), E.py(20), E.touch(0), E.syn]) == ["began 1 s0 #? (10,20)", "ended 1 s0 #? (10,20)"])
+        // Never positioned: still the device's fault.
+        var u = try Script(TestDevices.touchscreen())
+        u.feed([E.id(5), E.x(10), E.syn])
+        #expect(u.feed([E.id(-1), E.syn]) == [])
+        #expect(u.decoder.diagnostics.unpositionedContacts == 1)
+    }
+
+    /// F3: after a drop, a palm the device reports again (unchanged from before the drop) adopts its
+    /// contact as a palm: never published, even when it turns back into a finger.
+    @Test func aPalmReportedAgainAfterADropStaysAPalm() throws {
+        var s = try Script(TestDevices.touchscreen())
+        #expect(s.feed([E.tool(ToolType.palm), E.syn]) == [])
+        s.feed([E.dropped, E.syn])
+        #expect(s.feed([E.tool(ToolType.palm), E.syn]) == [])
+        #expect(s.feed([E.x(1), E.y(2), E.tool(ToolType.finger), E.syn]) == [])
+        #expect(s.feed([E.id(-1), E.syn]) == [])
+        #expect(s.feed([E.id(7), E.x(5), E.y(6), E.syn]) == ["began 1 s0 #7 (5,6)"], "its next touch is a stroke")
+    }
+
+    /// F5: an initial ABS_MT_SLOT out of range (a crafted header) is no slot, as one in the stream:
+    /// per-slot events are ignored, and counted, until the first valid ABS_MT_SLOT.
+    @Test func anInitialSlotOutOfRangeIsNoSlotUntilTheFirstAbsMTSlot() throws {
+        var s = try Script(TestDevices.touchscreen(slots: 2, initialSlot: 5))
+        #expect(s.decoder.diagnostics.slotOutOfRange == 1)
+        #expect(s.feed([E.id(5), E.x(10), E.y(20), E.syn]) == [])
+        #expect(s.decoder.diagnostics.eventsForInvalidSlot == 3)
+        #expect(s.feed([E.slot(1), E.id(6), E.x(1), E.y(2), E.syn]) == ["began 1 s1 #6 (1,2)"])
     }
 }
