@@ -1,3 +1,4 @@
+import ArgumentParser
 import StrokeClient
 import StrokeProtocol
 import StrokeRender
@@ -18,6 +19,8 @@ enum DaemonScene {
         } catch let error as LineSocket.Error {
             printError("daemon at \(path): \(error)")
             throw Exit.unavailable
+        } catch let exit as ExitCode {
+            throw exit  // said already (`checkGreeting`)
         } catch {
             // A decoding error, or a line that is not JSON.
             printError("daemon at \(path) sent something this client cannot read: \(error)")
@@ -34,6 +37,7 @@ enum DaemonScene {
         // Cursors already asked for: a server that hands one back again would be paged forever.
         var cursors = Set<String>()
         var deadline: ContinuousClock.Instant?
+        var greeted = false
         while true {
             var timeout = replyTimeout
             if let deadline {
@@ -48,6 +52,11 @@ enum DaemonScene {
                 continue  // quiet until the deadline (checked above; poll's milliseconds may end it a little early)
             }
             guard let line else { break }  // the daemon went away: draw what came
+            if !greeted {
+                try checkGreeting(line, from: path)
+                greeted = true
+                continue
+            }
             switch try ServerMessage(line: line) {
             case .reply(let reply):
                 switch reply.result {

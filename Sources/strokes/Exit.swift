@@ -1,6 +1,7 @@
 import ArgumentParser
 import InputCore
 import StrokeClient
+import StrokeProtocol
 import StrokeRecording
 import SystemPackage
 import SystemSupport
@@ -17,6 +18,8 @@ enum Exit {
     static let noInput = ExitCode(66)
     /// `EX_UNAVAILABLE`: a service (the daemon, a helper program) is not there.
     static let unavailable = ExitCode(69)
+    /// `EX_PROTOCOL`: the daemon speaks another protocol (or none).
+    static let protocolError = ExitCode(76)
     /// `EX_SOFTWARE`: a helper program failed.
     static let software = ExitCode(70)
     /// `EX_CANTCREAT`: the output file cannot be created.
@@ -97,6 +100,20 @@ private func report(_ error: RecordingError, flushing out: inout OutputBuffer) -
 }
 
 /// Connects to the daemon's socket, or says why not and throws `EX_UNAVAILABLE` (69).
+/// Checks the daemon's first line, its greeting: a `hello` of the protocol this client speaks
+/// (`ProtocolVersion.current`), as `StrokeClient` does; another version's messages would be read
+/// as this one's. Otherwise a message and `EX_PROTOCOL`.
+func checkGreeting(_ line: String, from path: String) throws {
+    guard case .hello(let hello)? = try? ServerMessage(line: line) else {
+        printError("\(path) did not greet with the strokes protocol's hello: \(line.prefix(200))")
+        throw Exit.protocolError
+    }
+    guard hello.protocol == ProtocolVersion.current else {
+        printError("\(path) speaks protocol \(hello.protocol), this client \(ProtocolVersion.current)")
+        throw Exit.protocolError
+    }
+}
+
 func connectToDaemon(_ path: String) throws -> LineSocket {
     do {
         return try LineSocket(path: path)

@@ -38,7 +38,12 @@ struct WatchCommand: ParsableCommand {
         let events = streamTypes
         try connection.send(try Request(id: 1, .subscribe(devices: device.isEmpty ? nil : device, events: events)).line())
         var out = OutputBuffer()
+        var greeted = false
         while let line = try connection.readLine() {
+            if !greeted {
+                try checkGreeting(line, from: socket)
+                greeted = true
+            }
             if json {
                 // Printed as it came, not decoded: the raw stream is what --json is for, and
                 // the cheapest way to pass it on.
@@ -48,7 +53,7 @@ struct WatchCommand: ParsableCommand {
                 continue
             }
             guard let message = try? ServerMessage(line: line) else {
-                out.line("? \(line)")
+                out.line("? \(terminalSafe(line))")
                 out.flush()
                 continue
             }
