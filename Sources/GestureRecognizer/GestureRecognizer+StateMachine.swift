@@ -49,7 +49,7 @@ extension GestureRecognizer {
         case .idle:
             guard f.added else { return contacts.removeAll(keepingCapacity: true) }
             firstDown = time
-            lastTap = lastTap.flatMap { time.microseconds - $0.liftedAt.microseconds <= configuration.doubleTapTimeout ? $0 : nil }
+            lastTap = lastTap.flatMap { time.microseconds(since: $0.liftedAt) <= configuration.doubleTapTimeout ? $0 : nil }
             reanchor(time)
             state = .possible(lifted: false)
             step(FrameChange(moved: f.moved, lifted: f.lifted, cancelled: f.cancelled, adopted: f.adopted), time: time, ids: &ids, into: &out)
@@ -78,7 +78,7 @@ extension GestureRecognizer {
                 return
             }
             sample(time)
-            let settled = time.microseconds - anchoredAt.microseconds >= configuration.settleTime
+            let settled = time.microseconds(since: anchoredAt) >= configuration.settleTime
             if settled || f.lifted, let kind = recognise(time) {
                 begin(kind, time: time, ids: &ids, into: &out)
                 if f.lifted, case .active(let g) = state { end(g, .end, time: time, into: &out, down: down) }
@@ -189,11 +189,11 @@ extension GestureRecognizer {
         ids += 1
         var g = Gesture(
             id: ids, kind: .tap, phase: .end, device: device, time: time, strokes: strokes, centroid: centroid,
-            duration: time.microseconds - firstDown.microseconds)
+            duration: time.microseconds(since: firstDown))
         out.append(g)
         if let first = lastTap, first.strokes.count == strokes.count,
-            firstDown.microseconds - first.liftedAt.microseconds >= configuration.doubleTapMinTime,
-            firstDown.microseconds - first.liftedAt.microseconds <= configuration.doubleTapTimeout,
+            firstDown.microseconds(since: first.liftedAt) >= configuration.doubleTapMinTime,
+            firstDown.microseconds(since: first.liftedAt) <= configuration.doubleTapTimeout,
             metric.distance(first.centroid, centroid) <= metric.length(configuration.doubleTapSlop)
         {
             ids += 1

@@ -11,7 +11,7 @@ extension GestureRecognizer {
         let centroid = fingers.centroid(.now)
         var out = Gesture(
             id: g.id, kind: g.kind, phase: phase, device: device, time: time, strokes: g.strokes, centroid: centroid,
-            duration: time.microseconds - firstDown.microseconds)
+            duration: time.microseconds(since: firstDown))
         switch g.kind {
         case .swipe, .edgeSwipe:
             var d = Displacement(dnx: centroid.nx - g.origin.nx, dny: centroid.ny - g.origin.ny)

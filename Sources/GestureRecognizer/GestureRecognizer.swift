@@ -61,7 +61,7 @@ public struct GestureRecognizer: Sendable {
     /// fingers are down and still. Nil when nothing is waiting for time to pass.
     public var deadline: Timestamp? {
         guard enabled, case .possible(lifted: false) = state else { return nil }
-        return Timestamp(microseconds: firstDown.microseconds + configuration.holdTimeout)
+        return firstDown.adding(microseconds: configuration.holdTimeout)
     }
 
     /// Lets time pass to `time` with no frame: fires a hold whose timeout has passed.

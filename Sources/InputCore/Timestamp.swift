@@ -16,6 +16,21 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public static let zero = Timestamp(microseconds: 0)
 
+    /// Microseconds from `earlier` to this time, saturated at `Int64`'s bounds: a recording's
+    /// times are untrusted and may lie anywhere in Int64 (a plain difference would trap).
+    @inlinable
+    public func microseconds(since earlier: Timestamp) -> Int64 {
+        let (d, overflow) = microseconds.subtractingReportingOverflow(earlier.microseconds)
+        return overflow ? (microseconds < earlier.microseconds ? .min : .max) : d
+    }
+
+    /// This time `delta` microseconds later, saturated at `Int64`'s bounds.
+    @inlinable
+    public func adding(microseconds delta: Int64) -> Timestamp {
+        let (t, overflow) = microseconds.addingReportingOverflow(delta)
+        return Timestamp(microseconds: overflow ? (delta > 0 ? .max : .min) : t)
+    }
+
     @inlinable
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.microseconds < rhs.microseconds }
 

@@ -112,7 +112,8 @@ extension SVGRenderer {
             return values.map { v in
                 guard !v.isEmpty else { return 3 }
                 let median = Double(v[v.count / 2])
-                return ((1.5 + 7.5 * (median - Double(lo)) / Double(hi - lo)) * 10).rounded() / 10
+                // In Double: the span of an Int32 axis (a crafted -1 ... Int32.max) overflows Int32.
+                return ((1.5 + 7.5 * (median - Double(lo)) / (Double(hi) - Double(lo))) * 10).rounded() / 10
             }
         }
 
