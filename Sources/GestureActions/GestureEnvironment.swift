@@ -12,7 +12,9 @@ public enum GestureEnvironment {
     public static func variables(for gesture: GestureMessage, deviceName: String?, rule: String) -> [(String, String)] {
         var v: [(String, String)] = []
         func add(_ name: String, _ value: String?) {
-            if let value { v.append((prefix + name, value)) }
+            // An environment variable ends at a NUL: one in a value (a device's name) would cut
+            // it short in the real run but not in --dry-run. U+FFFD stands for it in both.
+            if let value { v.append((prefix + name, withoutNUL(value))) }
         }
         func add(_ name: String, _ value: Double?) {
             add(name, value.flatMap(plainDecimal))
@@ -43,6 +45,14 @@ public enum GestureEnvironment {
         add("SCALE", gesture.scale)
         add("ANGLE", gesture.angle)
         return v
+    }
+
+    /// `s` with each NUL replaced by U+FFFD.
+    static func withoutNUL(_ s: String) -> String {
+        guard s.utf8.contains(0) else { return s }
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars { out.append(u == "\0" ? "\u{FFFD}" : u) }
+        return String(out)
     }
 
     /// `v` with at most 6 decimals and never an exponent (nil when not finite): beyond what

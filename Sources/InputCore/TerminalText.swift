@@ -1,6 +1,7 @@
 /// Text from a recording or a device (its name, its node) as it may be printed on a terminal: C0
-/// and C1 control characters and DEL shown as `\u{…}`, so a crafted name cannot move the cursor,
-/// retitle the window or hide what follows (the daemon's JSON escapes them for the same reason).
+/// and C1 control characters, DEL and the bidirectional overrides (`isTerminalControl`) shown as
+/// `\u{…}`, so a crafted name cannot move the cursor, retitle the window, hide what follows or
+/// display reversed (the daemon's JSON escapes the control characters for the same reason).
 public func terminalSafe(_ s: String) -> String {
     guard s.unicodeScalars.contains(where: isControl) else { return s }
     var out = ""
@@ -25,4 +26,15 @@ public func terminalQuoted(_ s: String) -> String {
     return out + "\""
 }
 
-private func isControl(_ u: Unicode.Scalar) -> Bool { u.value < 0x20 || (0x7f...0x9f).contains(u.value) }
+private func isControl(_ u: Unicode.Scalar) -> Bool { isTerminalControl(u) }
+
+/// What text from outside (a recording, a device, a daemon) must not put on a terminal or in a
+/// log line raw: C0 and C1 control characters and DEL (cursor moves, titles, `CSI` as one byte), and
+/// the bidirectional formatting characters, which make a name display reversed ("Trojan Source":
+/// U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069).
+public func isTerminalControl(_ u: Unicode.Scalar) -> Bool {
+    switch u.value {
+    case 0..<0x20, 0x7f...0x9f, 0x61c, 0x200e, 0x200f, 0x202a...0x202e, 0x2066...0x2069: true
+    default: false
+    }
+}

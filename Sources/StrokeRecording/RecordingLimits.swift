@@ -18,6 +18,19 @@ public enum RecordingLimits {
     public static let maxSeconds: Int64 = Int64.max / 1_000_000 - 1
     /// Longest excerpt of a malformed line quoted in an error message, in characters.
     public static let excerptCharacters = 60
+    /// Longest device name, in bytes. The kernel's come from drivers (a HID device's name is at
+    /// most 128 bytes, a uinput device's 80): a longer one is crafted, and every client that lists
+    /// the devices would be sent it (a 5 MiB name made each `devices` reply too large to deliver).
+    public static let maxNameBytes = 1024
+    /// Longest device node path (a libinput recording's `node`): `PATH_MAX`.
+    public static let maxNodeBytes = 4096
+
+    /// Why `name` cannot be a device's name, or nil when it can.
+    public static func problem(name: some StringProtocol) -> String? {
+        let n = name.utf8.count
+        return n > maxNameBytes ? "the device name is \(n) bytes long; at most \(maxNameBytes) are read (the kernel's are under 128)" : nil
+    }
+
     /// Highest event code of any type (`KEY_MAX`, the largest of the `*_MAX` codes).
     public static let maxCode: UInt16 = 0x2ff
 
@@ -54,7 +67,7 @@ extension RecordingError {
         var out = ""
         for ch in text.unicodeScalars {
             if out.count >= 200 { return out + "…" }
-            if ch.value < 0x20 || ch.value == 0x7f {
+            if isTerminalControl(ch) {
                 out += "\\u{\(String(ch.value, radix: 16))}"
             } else {
                 out.unicodeScalars.append(ch)
@@ -78,7 +91,7 @@ extension RecordingError {
             case "\r": piece = "\\r"
             case "\n": piece = "\\n"
             default:
-                if ch.value < 0x20 || ch.value == 0x7f || ch == "\u{FFFD}" {
+                if isTerminalControl(ch) || ch == "\u{FFFD}" {
                     piece = "\\u{\(String(ch.value, radix: 16))}"
                 } else {
                     piece = String(ch)

@@ -16,9 +16,10 @@ enum SVGText {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
-            // XML 1.0 has no way to write most control characters: leave them out.
+            // XML 1.0 has no way to write most control characters, nor U+FFFE and U+FFFF (its
+            // `Char` production): leave them out.
             case "\t", "\n", "\r": out.unicodeScalars.append(c)
-            case _ where c.value < 0x20: continue
+            case _ where c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF: continue
             default: out.unicodeScalars.append(c)
             }
         }

@@ -78,7 +78,7 @@ struct DaemonCommand: AsyncParsableCommand {
 
         let level = Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = TerminalSafeLogHandler(inner: StreamLogHandler.standardError(label: label))
             handler.logLevel = level
             return handler
         }

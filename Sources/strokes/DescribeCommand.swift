@@ -19,7 +19,7 @@ struct DescribeCommand: ParsableCommand {
         defer { out.flush() }
         for file in files {
             let recording = try loadRecording(file, flushing: &out)
-            out.line("file: \(file)")
+            out.line("file: \(terminalSafe(file))")
             out.line("format: \(recording.format)")
             for (index, device) in recording.devices.enumerated() {
                 for line in DeviceReport.lines(device, index: index + 1) { out.line(line) }

@@ -129,7 +129,7 @@ struct ReplayCommand: ParsableCommand {
                 var scratch: [StrokeEvent] = []
                 while try replayer.next(into: &scratch) != nil { scratch.removeAll(keepingCapacity: true) }
                 warnAboutSkippedAndTruncated(replayer, file: file, flushing: &out)
-                if files.count > 1 { out.line("file: \(file)") }
+                if files.count > 1 { out.line("file: \(terminalSafe(file))") }
                 for line in replayer.finalSummary.lines { out.line(line) }
                 return
             }

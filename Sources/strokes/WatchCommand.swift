@@ -57,7 +57,8 @@ struct WatchCommand: ParsableCommand {
                 out.flush()
                 continue
             }
-            if let text = WatchFormat.describe(message) { out.line(text) }
+            // Whole, as every field the daemon sends may be quoted (its version, a reason, flags).
+            if let text = WatchFormat.describe(message) { out.line(terminalSafe(text)) }
             out.flush()
             if case .goodbye = message { break }
         }
