@@ -161,8 +161,9 @@ public enum EvemuReader {
 
         mutating func parseName(_ line: Range<Int>) throws(RecordingError) {
             // No comment stripping: '#' may be part of the name (evemu README).
-            let text = reader.string(line).drop(while: { $0 == " " || $0 == "\t" }).dropFirst(2)
-            name = String(text.trimmingSpaces())
+            let text = reader.string(line).drop(while: { $0 == " " || $0 == "\t" }).dropFirst(2).trimmingSpaces()
+            if let problem = RecordingLimits.problem(name: text) { throw error(problem) }
+            name = String(text)
         }
 
         mutating func parseID(_ line: Range<Int>) throws(RecordingError) {

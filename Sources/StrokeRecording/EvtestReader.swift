@@ -66,6 +66,7 @@ public enum EvtestReader {
             if trimmed.hasPrefix("Input device name:") {
                 var n = trimmed.dropFirst("Input device name:".count).trimmingSpaces()
                 if n.hasPrefix("\"") && n.hasSuffix("\"") && n.count >= 2 { n = n.dropFirst().dropLast() }
+                if let problem = RecordingLimits.problem(name: n) { throw fail(problem) }
                 name = String(n)
                 continue
             }

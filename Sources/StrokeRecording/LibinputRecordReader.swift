@@ -93,6 +93,10 @@ public enum LibinputRecordReader {
             let evdevNode = map["evdev"]
             let evdev = try mapping(evdevNode, "the device's 'evdev' description")
             guard let name = evdev["name"]?.scalar?.string else { throw fail(evdevNode, "expected 'name' in 'evdev'") }
+            if let problem = RecordingLimits.problem(name: name) { throw fail(evdev["name"], problem) }
+            if let node = map["node"]?.scalar?.string, node.utf8.count > RecordingLimits.maxNodeBytes {
+                throw fail(map["node"], "the device node is \(node.utf8.count) bytes long; at most \(RecordingLimits.maxNodeBytes) are read (PATH_MAX)")
+            }
             let idNode = evdev["id"]
             let ids = try sequence(idNode, "'id' ([bustype, vendor, product, version])")
             guard ids.count == 4 else { throw fail(idNode, "expected 'id' to have 4 numbers, found \(ids.count)") }

@@ -12,7 +12,7 @@ import Testing
         ("slot-max-int32.evemu", 5), ("slot-max-100000000.evemu", 5), ("slot-max-256.evemu", 5),
         ("slot-max-int32.evtest.txt", 7), ("slot-max-int32.libinput.yml", 12), ("axis-min-above-max.evemu", 6),
         ("axis-min-above-max.libinput.yml", 13), ("mask-beyond-max.evemu", 5), ("long-line.evemu", 10),
-        ("control-characters.evemu", 10),
+        ("control-characters.evemu", 10), ("name-too-long.evemu", 2),
     ]
 
     @Test(arguments: refused)
