@@ -11,16 +11,8 @@ import Glibc
 @Suite(.serialized, .timeLimit(.minutes(1))) struct GreetingTests {
     /// Serves one connection at `path`: `lines`, then waits for the client to close.
     static func serve(_ lines: [String], at path: String) throws -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, listen(fd, 1) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        let fd = boundUnixSocket(path)
+        guard fd >= 0, listen(fd, 1) == 0 else { throw CocoaError(.fileWriteUnknown) }
         Thread {
             let connection = accept(fd, nil, nil)
             guard connection >= 0 else { return }

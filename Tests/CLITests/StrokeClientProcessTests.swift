@@ -94,16 +94,8 @@ import Glibc
 
         init(path: String, script: @escaping @Sendable (Int32) -> Void) throws {
             self.path = path
-            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                for (i, b) in path.utf8.enumerated() { raw[i] = b }
-            }
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard bound == 0, listen(fd, 4) == 0 else { throw LineSocket.Error(message: "cannot listen on \(path)") }
+            fd = boundUnixSocket(path)
+            guard fd >= 0, listen(fd, 4) == 0 else { throw LineSocket.Error(message: "cannot listen on \(path)") }
             let listener = fd
             Thread { [self] in
                 while true {

@@ -6,11 +6,10 @@ Expected (README "Watch in a browser / HTTP", docs/security.md "What a client ca
 GET /render.svg returns an SVG; no client request can take the daemon down."""
 import os, subprocess, socket, sys, time, tempfile
 
-# The binary: the first argument (Scripts/adversary-test.sh), else $STROKES_BIN, else the debug build.
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.environ.get('STROKES_BIN', os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes'))
-D = tempfile.mkdtemp(prefix='r01-', dir='/tmp')
-import atexit, shutil
-atexit.register(shutil.rmtree, D, True)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: F401,F403 (BIN, scratch_dir, the recordings' builders)
+
+D = scratch_dir('r01-')
 I32MAX = 2**31 - 1
 
 def recording():

@@ -8,11 +8,10 @@ values the picture shows"), or at worst file:line + exit 65, never a trap.
 Exits 1 while the bug is present, 0 when fixed."""
 import os, subprocess, sys, tempfile
 
-# The binary: the first argument (Scripts/adversary-test.sh), else $STROKES_BIN, else the debug build.
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.environ.get('STROKES_BIN', os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes'))
-D = tempfile.mkdtemp(prefix='r02-', dir='/tmp')
-import atexit, shutil
-atexit.register(shutil.rmtree, D, True)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: F401,F403 (BIN, scratch_dir, the recordings' builders)
+
+D = scratch_dir('r02-')
 I32MIN, I32MAX = -2**31, 2**31 - 1
 
 def recording(code, v1, v2):

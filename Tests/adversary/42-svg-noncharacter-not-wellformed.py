@@ -8,11 +8,10 @@ Other control characters in names are already dropped from the SVG; these two ar
 Expected: a well-formed SVG for any name. Exits 1 while the bug is present, 0 when fixed."""
 import os, subprocess, sys, tempfile, xml.etree.ElementTree as ET
 
-# The binary: the first argument (Scripts/adversary-test.sh), else $STROKES_BIN, else the debug build.
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.environ.get('STROKES_BIN', os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes'))
-D = tempfile.mkdtemp(prefix='r03-', dir='/tmp')
-import atexit, shutil
-atexit.register(shutil.rmtree, D, True)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: F401,F403 (BIN, scratch_dir, the recordings' builders)
+
+D = scratch_dir('r03-')
 
 def evemu(name):
     h = b'# EVEMU 1.3\nN: ' + name + b'\nI: 0018 0000 0000 0000\nP: 02 00 00 00 00 00 00 00\nB: 00 0b 00 00 00 00 00 00 00\n'
@@ -25,43 +24,7 @@ def evemu(name):
           b'E: 0.020000 0003 0039 -1\nE: 0.020000 0001 014a 0\nE: 0.020000 0000 0000 0\n')
     return h
 
-YAML = r'''version: 1
-ndevices: 1
-libinput: {version: "1.22.1", git: "unknown"}
-system: {os: "debian:12", kernel: "6.1.0", dmi: "dmi:x"}
-devices:
-- node: /dev/input/event5
-  evdev:
-    name: "yaml \ufffe name"
-    id: [24, 0, 0, 0]
-    codes:
-      0: [0, 1, 3]
-      1: [330]
-      3: [0, 1, 47, 53, 54, 57]
-    absinfo:
-      0: [0, 799, 0, 0, 0]
-      1: [0, 479, 0, 0, 0]
-      47: [0, 9, 0, 0, 0]
-      53: [0, 799, 0, 0, 0]
-      54: [0, 479, 0, 0, 0]
-      57: [0, 65535, 0, 0, 0]
-    properties: [1]
-  hid: []
-  udev: {properties: [ID_INPUT=1]}
-  quirks: []
-  events:
-  - evdev:
-    - [0, 1, 3, 47, 0]
-    - [0, 1, 3, 57, 21]
-    - [0, 1, 3, 53, 415]
-    - [0, 1, 3, 54, 107]
-    - [0, 1, 1, 330, 1]
-    - [0, 1, 0, 0, 0]
-  - evdev:
-    - [0, 20000, 3, 57, -1]
-    - [0, 20000, 1, 330, 0]
-    - [0, 20000, 0, 0, 0]
-'''
+YAML = libinput_tap(r'yaml \ufffe name')
 cases = [('evemu name U+FFFF', 'name.evemu', evemu('dev \uffff'.encode())),
          ('evemu name U+FFFE', 'name2.evemu', evemu('dev \ufffe'.encode())),
          ('yaml name "\\ufffe"', 'name.yml', YAML.encode()),

@@ -10,11 +10,10 @@ fuzz oracle in README: messages "free of control characters"): no raw C0/C1 cont
 Exits 1 while the bug is present, 0 when fixed."""
 import os, re, subprocess, sys, tempfile, time
 
-# The binary: the first argument (Scripts/adversary-test.sh), else $STROKES_BIN, else the debug build.
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.environ.get('STROKES_BIN', os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes'))
-D = tempfile.mkdtemp(prefix='r04-', dir='/tmp')
-import atexit, shutil
-atexit.register(shutil.rmtree, D, True)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: F401,F403 (BIN, scratch_dir, the recordings' builders)
+
+D = scratch_dir('r04-')
 CTL = re.compile(rb'[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]')
 
 def evemu(xmin=0):

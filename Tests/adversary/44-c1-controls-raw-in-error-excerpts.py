@@ -10,11 +10,10 @@ oracle: a message "short and free of control characters"): no raw C1 control.
 Exits 1 while the bug is present, 0 when fixed."""
 import os, re, subprocess, sys, tempfile
 
-# The binary: the first argument (Scripts/adversary-test.sh), else $STROKES_BIN, else the debug build.
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.environ.get('STROKES_BIN', os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes'))
-D = tempfile.mkdtemp(prefix='r06-', dir='/tmp')
-import atexit, shutil
-atexit.register(shutil.rmtree, D, True)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: F401,F403 (BIN, scratch_dir, the recordings' builders)
+
+D = scratch_dir('r06-')
 C1 = re.compile(rb'\xc2[\x80-\x9f]')
 PAY = '\u009b2J\u009d0;owned\u009c'
 
@@ -27,12 +26,7 @@ EVTEST = ('Input driver version is 1.0.1\nInput device ID: bus 0x18 vendor 0x0 p
           'Input device name: "x"\nSupported events:\n  Event type 0 (EV_SYN)\n  Event type 3 (EV_ABS)\n'
           '    Event code 0 (ABS_X)\n      Value      0\n      Min        0\n      Max      799\n'
           'Testing ... (interrupt to exit)\n')
-YAML = r'''version: 1
-ndevices: 1
-libinput: {version: "1.22.1", git: "unknown"}
-system: {os: "debian:12", kernel: "6.1.0", dmi: "dmi:x"}
-devices:
-- node: /dev/input/event5
+YAML = LIBINPUT_PREAMBLE + r'''- node: /dev/input/event5
   evdev:
     name: "x"
     id: [24, 0, "\x9b2J\x9d0;owned\x9c", 0]

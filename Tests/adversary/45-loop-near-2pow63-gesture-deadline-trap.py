@@ -9,11 +9,10 @@ in the next round stops looping with a warning" -- the daemon keeps serving.
 Exits 1 while the bug is present, 0 when fixed."""
 import os, subprocess, sys, tempfile
 
-# The binary: the first argument (Scripts/adversary-test.sh), else $STROKES_BIN, else the debug build.
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.environ.get('STROKES_BIN', os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes'))
-D = tempfile.mkdtemp(prefix='r07-', dir='/tmp')
-import atexit, shutil
-atexit.register(shutil.rmtree, D, True)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: F401,F403 (BIN, scratch_dir, the recordings' builders)
+
+D = scratch_dir('r07-')
 S = 9223372036853          # whole seconds; the reader accepts seconds < 2^63 / 10^6
 
 rec = ('# EVEMU 1.3\nN: late clock\nI: 0018 0000 0000 0000\nP: 02 00 00 00 00 00 00 00\nB: 00 0b 00 00 00 00 00 00 00\n'

@@ -8,11 +8,10 @@ so the printed device name / message is not what the file contains.
 Expected: escaped like the other invisible controls (\\u{202e}). Exits 1 while present, 0 when fixed."""
 import os, re, subprocess, sys, tempfile
 
-# The binary: the first argument (Scripts/adversary-test.sh), else $STROKES_BIN, else the debug build.
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.environ.get('STROKES_BIN', os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes'))
-D = tempfile.mkdtemp(prefix='r08-', dir='/tmp')
-import atexit, shutil
-atexit.register(shutil.rmtree, D, True)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: F401,F403 (BIN, scratch_dir, the recordings' builders)
+
+D = scratch_dir('r08-')
 BIDI = re.compile(rb'\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]')   # UTF-8 of U+202A..202E, U+2066..2069
 
 def evemu(name, xline='A: 00 0 799 0 0 0'):

@@ -7,11 +7,10 @@ limits and environment as a real run". Expected: the same value in both (e.g. NU
 replaced in the variable, as in the dry run). Exits 1 while the bug is present, 0 when fixed."""
 import json, os, subprocess, sys, tempfile, time
 
-# The binary: the first argument (Scripts/adversary-test.sh), else $STROKES_BIN, else the debug build.
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.environ.get('STROKES_BIN', os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes'))
-D = tempfile.mkdtemp(prefix='r09-', dir='/tmp')
-import atexit, shutil
-atexit.register(shutil.rmtree, D, True)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import *  # noqa: F401,F403 (BIN, scratch_dir, the recordings' builders)
+
+D = scratch_dir('r09-')
 rec = (b'# EVEMU 1.3\nN: left\x00right\nI: 0018 0000 0000 0000\nP: 02 00 00 00 00 00 00 00\nB: 00 0b 00 00 00 00 00 00 00\n'
        + b''.join(b'B: 01 00 00 00 00 00 00 00 00\n' if i != 5 else b'B: 01 00 04 00 00 00 00 00 00\n' for i in range(12))
        + b'B: 02 00 00 00 00 00 00 00 00\nB: 03 03 00 00 00 00 80 60 02\n'
@@ -20,18 +19,10 @@ rec = (b'# EVEMU 1.3\nN: left\x00right\nI: 0018 0000 0000 0000\nP: 02 00 00 00 0
          b'E: 0.000001 0001 014a 1\nE: 0.000001 0000 0000 0\nE: 0.020000 0003 0039 -1\nE: 0.020000 0001 014a 0\nE: 0.020000 0000 0000 0\n')
 f = os.path.join(D, 'nul.evemu'); open(f, 'wb').write(rec)
 cfg = os.path.join(D, 'g.yaml'); open(cfg, 'w').write('rules:\n  - name: t\n    kind: tap\n    run: [/usr/bin/env]\n')
-sock = os.path.join(D, 's.sock')
+sock = Daemon(replay=f, loop=True, speed=1).sock   # killed when the script ends
 env = dict(os.environ, STROKES_SOCKET=sock)
-d = subprocess.Popen(['timeout', '30', BIN, 'daemon', '--replay', f, '--loop', '--speed', '1', '--socket', sock],
-                     env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-try:
-    for _ in range(100):
-        if os.path.exists(sock): break
-        time.sleep(0.05)
-    dry = subprocess.run(['timeout', '3', BIN, 'gestures', '--socket', sock, '--config', cfg, '--dry-run'], capture_output=True, env=env)
-    real = subprocess.run(['timeout', '3', BIN, 'gestures', '--socket', sock, '--config', cfg], capture_output=True, env=env)
-finally:
-    d.terminate(); d.wait()
+dry = subprocess.run(['timeout', '3', BIN, 'gestures', '--socket', sock, '--config', cfg, '--dry-run'], capture_output=True, env=env)
+real = subprocess.run(['timeout', '3', BIN, 'gestures', '--socket', sock, '--config', cfg], capture_output=True, env=env)
 dry_vals = [json.loads(l)['env'].get('STROKES_GESTURE_DEVICE_NAME') for l in dry.stdout.decode().splitlines() if l.startswith('{')]
 real_vals = [l.split('=', 1)[1] for l in real.stdout.decode('utf-8', 'replace').splitlines() if l.startswith('STROKES_GESTURE_DEVICE_NAME=')]
 print('dry run :', dry_vals[:1])

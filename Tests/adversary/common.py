@@ -417,3 +417,31 @@ def replay_output(*arguments):
         broken('replay did not finish within 50 s')
     if r.returncode != 0: setup_error('replay exit %d: %s' % (r.returncode, r.stderr[-500:]))
     return r.stdout
+
+LIBINPUT_PREAMBLE = ('version: 1\nndevices: 1\nlibinput: {version: "1.22.1", git: "unknown"}\n'
+                     'system: {os: "debian:12", kernel: "6.1.0", dmi: "dmi:x"}\ndevices:\n')
+
+def libinput_tap(name):
+    """A `libinput record` YAML recording of a 10-slot touchscreen and one tap, its device named
+    `name` (written into a double-quoted YAML scalar as given: escapes such as \\ufffe stay escapes)."""
+    return LIBINPUT_PREAMBLE + '''- node: /dev/input/event5
+  evdev:
+    name: "%s"
+    id: [24, 0, 0, 0]
+    codes: {0: [0, 1, 3], 1: [330], 3: [0, 1, 47, 53, 54, 57]}
+    absinfo: {0: [0, 799, 0, 0, 0], 1: [0, 479, 0, 0, 0], 47: [0, 9, 0, 0, 0], 53: [0, 799, 0, 0, 0], 54: [0, 479, 0, 0, 0], 57: [0, 65535, 0, 0, 0]}
+    properties: [1]
+  events:
+  - evdev:
+    - [0, 1, 3, 47, 0]
+    - [0, 1, 3, 57, 21]
+    - [0, 1, 3, 53, 415]
+    - [0, 1, 3, 54, 107]
+    - [0, 1, 1, 330, 1]
+    - [0, 1, 0, 0, 0]
+  - evdev:
+    - [0, 20000, 3, 57, -1]
+    - [0, 20000, 1, 330, 0]
+    - [0, 20000, 0, 0, 0]
+''' % name
+
