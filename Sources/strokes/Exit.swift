@@ -99,7 +99,6 @@ private func report(_ error: RecordingError, flushing out: inout OutputBuffer) -
     return error.line == nil && error.message.hasPrefix("cannot ") ? Exit.noInput : Exit.dataError
 }
 
-/// Connects to the daemon's socket, or says why not and throws `EX_UNAVAILABLE` (69).
 /// Checks the daemon's first line, its greeting: a `hello` of the protocol this client speaks
 /// (`ProtocolVersion.current`), as `StrokeClient` does; another version's messages would be read
 /// as this one's. Otherwise a message and `EX_PROTOCOL`.
@@ -114,6 +113,7 @@ func checkGreeting(_ line: String, from path: String) throws {
     }
 }
 
+/// Connects to the daemon's socket, or says why not and throws `EX_UNAVAILABLE` (69).
 func connectToDaemon(_ path: String) throws -> LineSocket {
     do {
         return try LineSocket(path: path)
