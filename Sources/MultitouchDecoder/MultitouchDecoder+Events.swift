@@ -152,9 +152,7 @@ extension MultitouchDecoder {
                 if origin == .device && slots[s].axesDirty {
                     // Axes moved a contact that was down before we were watching, and it lifts in
                     // this frame: adopted and ended within it (every transition is published).
-                    slots[s].transients.append(TransientContact(
-                        contact: Contact(generation: nextGeneration, trackingID: nil, flags: .adopted), sample: slots[s].sample))
-                    nextGeneration += 1
+                    slots[s].transients.append(TransientContact(contact: newContact(trackingID: nil, flags: .adopted), sample: slots[s].sample))
                 } else if origin == .device {
                     // A seed frame reports empty slots as -1; only a device's own -1 is an oddity.
                     note(.unseenContactEnded(slot: s))
@@ -176,8 +174,13 @@ extension MultitouchDecoder {
         }
         // In a resync or seed frame the contact's beginning was not seen.
         let flags: ContactFlags = origin == .device ? [] : .adopted
-        slots[s].current = .contact(Contact(generation: nextGeneration, trackingID: value, flags: flags))
-        nextGeneration += 1
+        slots[s].current = .contact(newContact(trackingID: value, flags: flags))
+    }
+
+    /// A contact of its own generation (unique per decoder: tracking IDs wrap).
+    mutating func newContact(trackingID: Int32?, flags: ContactFlags) -> Contact {
+        defer { nextGeneration += 1 }
+        return Contact(generation: nextGeneration, trackingID: trackingID, flags: flags)
     }
 
     /// The contact `c` stops being the slot's contact during the frame. If it is the committed

@@ -98,8 +98,7 @@ extension MultitouchDecoder {
         case .unknown:
             if slots[s].axesDirty {
                 // Motion in a slot whose contact began before we were watching: adopt it.
-                var c = Contact(generation: nextGeneration, trackingID: nil, flags: .adopted)
-                nextGeneration += 1
+                var c = newContact(trackingID: nil, flags: .adopted)
                 begin(&c, slot: s, sample: sample, time: time, into: &out)
                 slots[s].current = .contact(c)
             }

@@ -142,11 +142,7 @@ extension YAMLParser {
         var out = ""
         for (i, u) in text.unicodeScalars.enumerated() {
             if i == 40 { return out + "…" }
-            // As InputCore's `isTerminalControl` (this module depends on nothing): C0, DEL, C1, and
-            // the bidirectional formatting characters.
-            if u.value < 0x20 || (0x7f...0x9f).contains(u.value) || u.value == 0x61c || u.value == 0x200e
-                || u.value == 0x200f || (0x202a...0x202e).contains(u.value) || (0x2066...0x2069).contains(u.value)
-            {
+            if u.value < 0x20 || (0x7f...0x9f).contains(u.value) {
                 out += "\\u{\(String(u.value, radix: 16))}"
             } else {
                 out.unicodeScalars.append(u)
