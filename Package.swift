@@ -207,7 +207,7 @@ let package = Package(
             ],
             resources: [.copy("Fixtures"), .copy("Golden")]
         ),
-        .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient", "StrokeProtocol", "GestureActions"]),
+        .testTarget(name: "CLITests", dependencies: ["strokes", "StrokeClient", "StrokeProtocol", "GestureActions", "SystemSupport"]),
         // The fuzz targets' oracles (Tests/FuzzRegressionTests/Oracles, shared with Fuzz/ by a
         // symlink) over every input a fuzzer once broke.
         .testTarget(

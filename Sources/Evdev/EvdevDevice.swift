@@ -40,7 +40,7 @@ public final class EvdevDevice {
         self.path = path
         let fd: Int32
         do {
-            fd = try Syscall.retrying { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+            fd = try Syscall.retrying { FileName.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } }
         } catch {
             throw OpenError(path: path, errno: error, what: "cannot open")
         }

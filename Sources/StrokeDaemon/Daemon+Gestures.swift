@@ -32,7 +32,8 @@ extension Daemon {
             gestureTimers[device] = nil
             return
         }
-        let ahead = max(deadline.microseconds.subtractingReportingOverflow(last.microseconds).partialValue, 0)
+        // Saturated: a deadline more than 2^63 µs ahead is far ahead, not (wrapped) already past.
+        let ahead = max(deadline.microseconds(since: last), 0)
         let rate = clockRates[device] ?? 1
         // In `Double`, and at most 10^15 µs (31 years) away, as the replay's own deadlines: at a
         // tiny replay speed (1e-15) the delay is past what `TimeAmount`'s nanoseconds can count.

@@ -22,7 +22,7 @@ extension DaemonConfiguration {
     public static func load(path: String) throws -> DaemonConfiguration {
         let fd: Int32
         do {
-            fd = try Syscall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
+            fd = try Syscall.retrying { FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) } }
         } catch {
             throw ConfigurationError(file: path, line: nil, message: "cannot open: \(error)")
         }

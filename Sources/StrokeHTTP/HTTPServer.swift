@@ -141,7 +141,7 @@ public final class HTTPServer: Sendable {
     static func readToken(_ path: String) throws -> [UInt8] {
         let fd: Int32
         do {
-            fd = try Syscall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
+            fd = try Syscall.retrying { FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) } }
         } catch {
             throw HTTPServerError.token(path, "cannot open: \(error)")
         }

@@ -216,7 +216,7 @@ final class OpenFile: Sendable {
 
     init(path: String) throws(RecordingError) {
         do {
-            fd = path == "-" ? 0 : try Syscall.retrying { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+            fd = path == "-" ? 0 : try Syscall.retrying { FileName.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) } }
         } catch {
             throw RecordingError(file: path, line: nil, message: "cannot open: \(error)")
         }

@@ -33,7 +33,7 @@ public enum ChildProcess {
         // dup2 clears close-on-exec on the child's descriptor 2 only.
         posix_spawn_file_actions_adddup2(&actions, ends[1], 2)
 
-        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { FileName.withCString($0) { strdup($0) } } + [nil]
         defer { for p in argv { free(p) } }
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, program, &actions, nil, argv, environ)

@@ -11,7 +11,7 @@ public enum Files {
     /// The names in `directory` (`readdir(3)`), without `.` and `..`, in the order the directory
     /// gives them.
     public static func names(in directory: String) throws(Errno) -> [String] {
-        guard let dir = opendir(directory) else { throw Errno(rawValue: errno) }
+        guard let dir = FileName.withCString(directory, { opendir($0) }) else { throw Errno(rawValue: errno) }
         defer { closedir(dir) }
         var names: [String] = []
         while true {
@@ -21,7 +21,7 @@ public enum Files {
                 return names
             }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                FileName.decode(Array(raw.prefix { $0 != 0 }))
             }
             if name != "." && name != ".." { names.append(name) }
         }
@@ -30,7 +30,7 @@ public enum Files {
     /// The whole content of the file at `path`; at most `limit` bytes (`nil` when the file is
     /// larger, so that a file that keeps growing cannot exhaust memory).
     public static func contents(of path: String, limit: Int = .max) throws(Errno) -> [UInt8]? {
-        let fd = try Syscall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        let fd = try Syscall.retrying { FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) } }
         defer { try? Syscall.closeDescriptor(fd) }  // read-only: a failed close loses nothing
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
@@ -52,7 +52,7 @@ public enum Files {
         while true {
             temporary = "\(path).\(getpid())-\(attempt).tmp"
             do {
-                fd = try Syscall.retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
+                fd = try Syscall.retrying { FileName.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) } }
                 break
             } catch .fileExists where attempt < 100 {
                 attempt += 1
@@ -60,13 +60,13 @@ public enum Files {
         }
         do throws(Errno) {
             try writeAll(fd, bytes)
-            try Syscall.retrying { fsync(fd) }
+            _ = try Syscall.retrying { fsync(fd) }
             try Syscall.closeDescriptor(fd)
             fd = -1
-            try Syscall.retrying { rename(temporary, path) }
+            _ = try Syscall.retrying { FileName.withCString(temporary) { t in FileName.withCString(path) { rename(t, $0) } } }
         } catch {
             if fd >= 0 { try? Syscall.closeDescriptor(fd) }
-            unlink(temporary)
+            FileName.withCString(temporary) { _ = unlink($0) }
             throw error
         }
     }

@@ -83,7 +83,7 @@ struct GesturesCommand: AsyncParsableCommand {
     /// The file's text, or a configuration error naming it.
     static func read(_ path: String) throws -> String {
         do {
-            let fd = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+            let fd = try FileDescriptor.open(FileName.withCString(path) { FilePath(platformString: $0) }, .readOnly, options: .closeOnExec)
             defer { try? fd.close() }
             var bytes: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 1 << 14)

@@ -52,7 +52,7 @@ struct RecordCommand: ParsableCommand {
         }
         let fd: Int32
         do {
-            fd = output == "-" ? 1 : try Syscall.retrying { open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+            fd = output == "-" ? 1 : try Syscall.retrying { FileName.withCString(output) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } }
         } catch {
             printError("cannot write \(output): \(error)")
             throw Exit.cannotCreate

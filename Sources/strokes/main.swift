@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import NIOCore
 import NIOPosix
+import SystemSupport
 
 // Swift concurrency's default global executor on Linux is libdispatch's thread pool, and once it
 // has run a task, libdispatch's pool monitor (src/event/workqueue.c, Linux only) wakes the process
@@ -14,7 +15,8 @@ if !ConcurrencyExecutor.install() {
     _ = warning.withCString { write(2, $0, strlen($0)) }
 }
 Task {
-    await Strokes.main()
+    // Arguments that are not UTF-8 (file names) kept byte for byte: `FileName`.
+    await Strokes.main(Array(FileName.arguments.dropFirst()))
     exit(0)
 }
 // The command's `main()` runs on the main actor: the main thread drains the main queue.
