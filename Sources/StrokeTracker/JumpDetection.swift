@@ -98,7 +98,8 @@ public enum JumpSetting: Hashable, Sendable {
         case "default": self = .deviceDefault
         case "off": self = .off
         default:
-            guard let mm = Double(text), mm.isFinite, mm > 0 else { return nil }
+            // Plain decimals: `Double` also reads "0x10" (16), "1e1" and "inf".
+            guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let mm = Double(text), mm > 0 else { return nil }
             self = .thresholdMM(mm)
         }
     }

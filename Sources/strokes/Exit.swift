@@ -12,6 +12,9 @@ import Glibc
 
 /// sysexits(3) codes, so scripts can tell bad input from a missing file.
 enum Exit {
+    /// `EX_USAGE`: the command line asks for something that cannot be (as ArgumentParser's
+    /// validation errors).
+    static let usage = ExitCode(64)
     /// `EX_DATAERR`: the input is malformed or cannot be decoded.
     static let dataError = ExitCode(65)
     /// `EX_NOINPUT`: the input file cannot be opened or read.

@@ -78,14 +78,37 @@ struct ReplayCommand: ParsableCommand {
         _ = try parsedGroups()
     }
 
-    /// `--group` values as device numbers.
+    /// `--group` values as device numbers. A device is in one group at most (as in libinput, whose
+    /// device groups are hardware): groups that share a device are refused, not silently replaced.
     func parsedGroups() throws -> [[UInt32]] {
-        try groups.map { text in
+        var groupOf: [UInt32: String] = [:]
+        return try groups.map { text in
             let numbers = text.split(separator: ",").map { UInt32(String(trimmingBlanks($0))) }
             guard numbers.count >= 2, numbers.allSatisfy({ ($0 ?? 0) >= 1 }) else {
                 throw ValidationError("--group takes two or more device numbers from 1, separated by commas: '\(text)'")
             }
+            for n in numbers.map({ $0! }) {
+                if let other = groupOf[n] {
+                    throw ValidationError(
+                        other == text
+                            ? "--group '\(text)' names device \(n) twice"
+                            : "device \(n) is in two groups ('\(other)' and '\(text)'): a device belongs to one group; "
+                                + "name every device of one hardware in one --group (e.g. 1,2,3)")
+                }
+                groupOf[n] = text
+            }
             return numbers.map { $0! }
+        }
+    }
+
+    /// A group that names a device the replay does not have is refused: arbitration would be off
+    /// without a word.
+    private func checkGroups(_ groups: [[UInt32]], devices: Int, file: String) throws {
+        for (group, text) in zip(groups, self.groups) {
+            if let missing = group.first(where: { Int($0) > devices }) {
+                printError("--group \(text): there is no device \(missing): \(file) holds \(devices) device\(devices == 1 ? "" : "s")")
+                throw Exit.usage
+            }
         }
     }
 
@@ -115,6 +138,7 @@ struct ReplayCommand: ParsableCommand {
 
     /// Replays one recording (or several merged) to `out`: its events, or its summary.
     private func replay(_ opened: RecordingStream, file: String, groups: [[UInt32]], out: inout OutputBuffer) throws {
+        try checkGroups(groups, devices: opened.devices.count, file: file)
         var replayer: Replayer
         do {
             replayer = try Replayer(stream: opened, historyLimit: history, groups: groups)

@@ -177,6 +177,25 @@ struct CLI {
         #expect(try CLI.run(["replay", "--group", "1", CLI.fixture("19-dell-canvas-isdv4-pen-tilt.evemu")]).status != 0)
     }
 
+    /// A device is in one group (libinput's device groups are hardware): groups that share a
+    /// device, or name one the replay does not have, are refused; each device used to keep only
+    /// the last group naming it, and a missing device turned arbitration off, both silently
+    /// (tracker model round, Tests/adversary/REPORT.md).
+    @Test func replayGroupsThatOverlapOrNameNoDeviceAreRefused() throws {
+        let touch = CLI.fixture("02-dell-canvas-cooltouch-touchscreen-5finger.evemu")
+        let pen = CLI.fixture("19-dell-canvas-isdv4-pen-tilt.evemu")
+        let overlapping = try CLI.run(["replay", "--summary", "--group", "1,2", "--group", "2,3", touch, pen, touch])
+        #expect(overlapping.status == 64)
+        #expect(overlapping.stderr.contains("device 2 is in two groups ('1,2' and '2,3')"), "\(overlapping.stderr)")
+        #expect(try CLI.run(["replay", "--group", "1,1", touch, pen]).status == 64)
+        let missing = try CLI.run(["replay", "--summary", "--group", "1,3", touch, pen])
+        #expect(missing.status == 64)
+        #expect(missing.stderr.hasSuffix("--group 1,3: there is no device 3: \(touch) + \(pen) holds 2 devices\n"), "\(missing.stderr)")
+        #expect(missing.stdout.isEmpty)
+        // One group naming all three is what the overlapping ones meant.
+        #expect(try CLI.run(["replay", "--summary", "--group", "1,2,3", touch, pen, touch]).status == 0)
+    }
+
     @Test func helpListsTheSubcommands() throws {
         let r = try CLI.run(["--help"])
         #expect(r.status == 0)

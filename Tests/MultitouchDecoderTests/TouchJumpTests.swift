@@ -108,6 +108,10 @@ import Testing
         #expect(JumpSetting(text: "-3") == nil)
         #expect(JumpSetting(text: "nan") == nil)
         #expect(JumpSetting(text: "far") == nil)
+        #expect(JumpSetting(text: "0x10") == nil, "a hexadecimal float, which Double reads as 16")
+        #expect(JumpSetting(text: "2e1") == nil)
+        #expect(JumpSetting(text: "inf") == nil)
+        #expect(JumpSetting(text: "20") == .thresholdMM(20))
         #expect(JumpDetection.defaultFor(.touchpad) == .libinput)
         #expect(JumpDetection.defaultFor(.touchscreen) == nil)
     }
