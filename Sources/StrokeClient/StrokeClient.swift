@@ -35,7 +35,8 @@ public final class StrokeClient: @unchecked Sendable {
     private var connection: StrokeConnection
     private var closed = false
 
-    /// Connects and reads the greeting (`hello`). `maxLineLength` bounds each line read from the
+    /// Connects and reads the greeting (`hello`); a daemon that sends none within 5 s (stopped,
+    /// or not a strokes daemon) is `connectionLost`. `maxLineLength` bounds each line read from the
     /// daemon (a snapshot holds every point of the strokes in progress, up to the daemon's
     /// `queue.disconnectAfterBytes`); at most `bufferSize` messages, and messages of at most
     /// `bufferBytes` bytes of lines in all, are read ahead of the consumer (a message alone is

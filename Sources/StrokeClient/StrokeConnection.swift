@@ -157,21 +157,42 @@ final class StrokeConnection: @unchecked Sendable {
 
     // The reader thread.
 
+    /// How long the daemon's `hello` may take: it sends it as it accepts, so silence means a
+    /// stopped daemon (the kernel completes the connection from the listen backlog) or a socket
+    /// that is not the daemon's.
+    static let helloTimeout = 5.0
+
+    private struct HelloTimeout: Error {}
+
+    /// Waits for the greeting's next bytes, at most `helloTimeout`.
+    private func awaitHello() throws {
+        var p = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+        // A signal restarts the wait with the whole timeout: a bound, not a deadline.
+        let ready = (try? Syscall.retrying { poll(&p, 1, Int32(Self.helloTimeout * 1000)) }) ?? 1
+        if ready == 0 { throw HelloTimeout() }
+    }
+
     private func readLoop(maxLineLength: Int) {
         var reader = SocketLines(fd: socket.fd, maxLineLength: maxLineLength)
         let end: StrokeClientError
         var behind = false
+        var greeted = false
         reading: while true {
             let line: [UInt8]
             do {
-                guard let next = try reader.next() else {
+                guard let next = try reader.next(beforeReceive: { if !greeted { try awaitHello() } }) else {
                     end = StrokeClientError(.connectionLost, "\(path) closed the connection")
                     notePeerEnded(behind: behind)
                     break
                 }
                 line = Array(next)
+                greeted = true
             } catch SocketLines.Failure.tooLong(let limit) {
                 end = StrokeClientError(.protocolError, "a line longer than \(limit) bytes")
+                break
+            } catch is HelloTimeout {
+                end = StrokeClientError(
+                    .connectionLost, "\(path) sent no hello within \(Int(Self.helloTimeout)) s (a stopped daemon, or not a strokes socket)")
                 break
             } catch SocketLines.Failure.recv(let errno) {
                 end = StrokeClientError(.connectionLost, "recv: \(errno)")

@@ -39,7 +39,7 @@ struct WatchCommand: ParsableCommand {
         try connection.send(try Request(id: 1, .subscribe(devices: device.isEmpty ? nil : device, events: events)).line())
         var out = OutputBuffer()
         var greeted = false
-        while let line = try connection.readLine() {
+        while let line = try readLine(connection, greeted: greeted) {
             if !greeted {
                 try checkGreeting(line, from: socket)
                 greeted = true
@@ -64,6 +64,19 @@ struct WatchCommand: ParsableCommand {
         }
         out.flush()
     }
+
+    /// The next line; the first, the daemon's `hello`, within `helloTimeout` (it is sent on
+    /// accepting: silence is a stopped daemon or a socket that is not the daemon's).
+    private func readLine(_ connection: LineSocket, greeted: Bool) throws -> String? {
+        do {
+            return try connection.readLine(timeout: greeted ? nil : Self.helloTimeout)
+        } catch let error as LineSocket.Error where error.timedOut {
+            printError("\(socket) sent no hello within \(Int(Self.helloTimeout)) s (a stopped daemon, or not a strokes socket)")
+            throw Exit.unavailable
+        }
+    }
+
+    static let helloTimeout = 5.0
 }
 
 /// Readable one-line renderings of protocol messages.

@@ -57,6 +57,22 @@ import Glibc
         #expect(r.stderr.contains("did not greet with the strokes protocol's hello: \\u{1b}]0;owned\\u{7}"), "\(r.stderr)")
     }
 
+    /// A socket that accepts and says nothing (a stopped daemon: the kernel completes the
+    /// connection from the listen backlog; or another program's socket): the clients give up after
+    /// 5 s without a `hello` instead of waiting forever. `gestures` through `StrokeClient`.
+    @Test(arguments: [["watch", "--socket", "SOCKET"], ["watch", "--json", "--socket", "SOCKET"], ["gestures", "--once", "--config", "CONFIG", "--socket", "SOCKET"]])
+    func aServerThatNeverGreetsIsGivenUpOn(_ arguments: [String]) throws {
+        let dir = NSTemporaryDirectory() + "strokes-greeting-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "rules: []\n".write(toFile: dir + "/g.yaml", atomically: true, encoding: .utf8)
+        let fd = try Self.serve([], at: dir + "/s.sock")
+        defer { close(fd) }
+        let r = try CLI.run(arguments.map { $0 == "SOCKET" ? dir + "/s.sock" : $0 == "CONFIG" ? dir + "/g.yaml" : $0 })
+        #expect(r.status == 69, "\(r.stderr)")
+        #expect(r.stderr.contains("s.sock sent no hello within 5 s (a stopped daemon, or not a strokes socket)"), "\(r.stderr)")
+    }
+
     @Test func watchEscapesALineItCannotRead() throws {
         let dir = NSTemporaryDirectory() + "strokes-greeting-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
