@@ -92,9 +92,40 @@ func pipeline(_ device: RecordedDevice, repeat count: Int, gestures: Bool = fals
     return (frames, strokeEvents)
 }
 
+/// The stroke events of one pass through the recording, and the tracker after it.
+func trackedPass(_ device: RecordedDevice) -> ([StrokeEvent], StrokeTracker) {
+    var sample: [StrokeEvent] = []
+    var d = try! MultitouchDecoder(description: device.description)
+    var t = StrokeTracker()
+    t.addDevice(DeviceID(1), geometry: DeviceGeometry(description: device.description))
+    var a = FrameAssembler()
+    var c: [ContactEvent] = []
+    for e in device.events {
+        guard let i = a.feed(e) else { continue }
+        d.process(i, into: &c)
+        t.apply(c, device: DeviceID(1), frame: 1, into: &sample)
+        c.removeAll()
+    }
+    return (sample, t)
+}
+
+/// The daemon's encode call (`Hub`) over `events`, `passes` times, into `writer`, reused as the
+/// daemon reuses its own, with each event's `seq`: the bytes written.
+func encode(_ events: [StrokeEvent], geometry: DeviceGeometry, passes: Int = 1, into writer: inout JSONWriter) -> Int {
+    var bytes = 0
+    for _ in 0..<passes {
+        for (i, e) in events.enumerated() {
+            _ = e.encode(geometry: geometry, seq: UInt64(i + 1), into: &writer)
+            bytes += writer.byteCount
+        }
+    }
+    return bytes
+}
+
 let usage = """
     usage: strokes-bench [RECORDING ...]        parse, decode + track (beside c_slot_loop.c), JSON
            strokes-bench --profile RECORDING [PASSES]   decode + track only, for perf record
+           strokes-bench --profile-json RECORDING [PASSES]   JSON encoding only, for perf record
     """
 
 /// `text` on standard error.
@@ -134,7 +165,7 @@ func decodeOnly(_ device: RecordedDevice, repeat count: Int) -> Int {
 }
 
 var paths = Array(CommandLine.arguments.dropFirst())
-if let option = paths.first(where: { $0.hasPrefix("-") && $0 != "--profile" }) {
+if let option = paths.first(where: { $0.hasPrefix("-") && $0 != "--profile" && $0 != "--profile-json" }) {
     if option == "--help" || option == "-h" {
         print(usage)
         exit(0)
@@ -143,6 +174,20 @@ if let option = paths.first(where: { $0.hasPrefix("-") && $0 != "--profile" }) {
     exit(2)
 }
 // `strokes-bench --profile RECORDING [PASSES]`: only decode + track, for `perf record`.
+// `strokes-bench --profile-json RECORDING [PASSES]`: only the JSON encoding of its stroke events.
+if paths.first == "--profile-json" {
+    guard paths.count >= 2 else {
+        warn(usage + "\n")
+        exit(2)
+    }
+    let device = load(paths[1]).recording.devices[0]
+    let events = trackedPass(device).0
+    var writer = JSONWriter(capacity: 1024)
+    let geometry = DeviceGeometry(description: device.description)
+    let bytes = encode(events, geometry: geometry, passes: paths.count > 2 ? Int(paths[2]) ?? 2000 : 2000, into: &writer)
+    print("\(events.count) stroke events, \(bytes) bytes")
+    exit(0)
+}
 if paths.first == "--profile" {
     guard paths.count >= 2 else {
         warn(usage + "\n")
@@ -196,39 +241,17 @@ for path in paths {
     let gestureAllocations = Double(cmalloc_count() - gesturesBefore)
     let framesOnce = Double(frames / repeats)
 
-    var geometry = DeviceGeometry(description: device.description)
-    var sample: [StrokeEvent] = []
-    var history = ""
-    do {
-        var d = try MultitouchDecoder(description: device.description)
-        var t = StrokeTracker()
-        t.addDevice(DeviceID(1), geometry: geometry)
-        var a = FrameAssembler()
-        var c: [ContactEvent] = []
-        for e in device.events {
-            guard let i = a.feed(e) else { continue }
-            d.process(i, into: &c)
-            t.apply(c, device: DeviceID(1), frame: 1, into: &sample)
-            c.removeAll()
-        }
-        // What the tracker's history keeps of a completed stroke's points (`CompletedStroke`).
-        let packed = t.completed.reduce(0) { $0 + $1.pointBytes }, points = t.completed.reduce(0) { $0 + $1.pointCount }
-        history = "\(JSONWriter.fixed(Double(packed) / Double(max(points, 1)), decimals: 2)) bytes/point packed "
-            + "(\(t.completed.count) completed strokes, \(points) points; a StrokePoint takes \(MemoryLayout<StrokePoint>.stride))"
-    }
-    geometry = DeviceGeometry(description: device.description)
-    // The daemon's encode call (`Hub`): each event into one reused writer, with its `seq`.
+    let (sample, t) = trackedPass(device)
+    // What the tracker's history keeps of a completed stroke's points (`CompletedStroke`).
+    let packed = t.completed.reduce(0) { $0 + $1.pointBytes }, points = t.completed.reduce(0) { $0 + $1.pointCount }
+    let history = "\(JSONWriter.fixed(Double(packed) / Double(max(points, 1)), decimals: 2)) bytes/point packed "
+        + "(\(t.completed.count) completed strokes, \(points) points; a StrokePoint takes \(MemoryLayout<StrokePoint>.stride))"
+    let geometry = DeviceGeometry(description: device.description)
     var writer = JSONWriter(capacity: 1024)
     var bytesOut = 0
-    let encode = measure(runs: 9) {
-        bytesOut = 0
-        for (i, e) in sample.enumerated() {
-            _ = e.encode(geometry: geometry, seq: UInt64(i + 1), into: &writer)
-            bytesOut += writer.byteCount
-        }
-    }
+    let encoding = measure(runs: 9) { bytesOut = encode(sample, geometry: geometry, into: &writer) }
     let encodeBefore = cmalloc_count()
-    for (i, e) in sample.enumerated() { _ = e.encode(geometry: geometry, seq: UInt64(i + 1), into: &writer) }
+    _ = encode(sample, geometry: geometry, into: &writer)
     let encodeAllocations = Double(cmalloc_count() - encodeBefore)
 
     print("")
@@ -244,6 +267,6 @@ for path in paths {
     print("  allocations        \(JSONWriter.fixed(allocations / framesOnce, decimals: 3)) per frame (\(Int(allocations)) for one pass, setup included)")
     print("  + gestures         \(format(events * Double(repeats) / withGestures))events/s (\(JSONWriter.fixed(withGestures / decode, decimals: 2))× the time), \(JSONWriter.fixed(gestureAllocations / framesOnce, decimals: 3)) allocations per frame (\(Int(gestureAllocations)) for one pass)")
     print("  history            \(history)")
-    print("  JSON encode        \(format(Double(sample.count) / encode))stroke events/s, \(format(Double(bytesOut) / encode))B/s (\(bytesOut / max(sample.count, 1)) bytes/event, \(JSONWriter.fixed(encodeAllocations / Double(max(sample.count, 1)), decimals: 3)) allocations/event)")
+    print("  JSON encode        \(format(Double(sample.count) / encoding))stroke events/s, \(format(Double(bytesOut) / encoding))B/s (\(bytesOut / max(sample.count, 1)) bytes/event, \(JSONWriter.fixed(encodeAllocations / Double(max(sample.count, 1)), decimals: 3)) allocations/event)")
 }
 peer?.remove()
