@@ -74,6 +74,19 @@ import Testing
         }
     }
 
+    /// Keys and names are copied without `memmove` in pieces by length (0, 1-3, 4-7, 8-16, more):
+    /// every length comes out whole.
+    @Test func keysAndNamesOfEveryLengthAreCopiedWhole() {
+        let keys: [StaticString] = ["", "a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghij", "abcdefghijk", "abcdefghijkl", "abcdefghijklm", "abcdefghijklmn", "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq", "abcdefghijklmnopqr", "abcdefghijklmnopqrs", "abcdefghijklmnopqrst", "normalizedVelocity_and_then_some_more"]
+        for k in keys {
+            var w = JSONWriter()
+            w.field(k, 7)
+            w.field("n", name: k)
+            let text = k.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+            #expect(w.finish() == "{\"\(text)\":7,\"n\":\"\(text)\"}")
+        }
+    }
+
     @Test func integersAreTheirDecimalText() {
         var w = JSONWriter()
         var expected = "{"
