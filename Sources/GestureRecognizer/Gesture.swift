@@ -32,7 +32,8 @@ public struct Gesture: Hashable, Sendable {
     /// The time of the frame that produced this step; for a `hold` begin, the moment its timeout
     /// passed.
     public var time: Timestamp
-    /// The strokes involved, in the order they began; `fingers` is their count.
+    /// The strokes involved, in the order they began; `fingers` is their count (a double tap's
+    /// are both taps' strokes, its `fingers` each tap's count).
     public var strokes: [StrokeID]
     /// The fingers' centroid.
     public var centroid: Position
@@ -52,7 +53,7 @@ public struct Gesture: Hashable, Sendable {
     /// `rotate`: degrees since `begin`, clockwise on screen.
     public var angle: Double?
 
-    public var fingers: Int { strokes.count }
+    public var fingers: Int { kind == .doubleTap ? strokes.count / 2 : strokes.count }
 
     public init(
         id: UInt64, kind: Kind, phase: Phase, device: DeviceID, time: Timestamp, strokes: [StrokeID], centroid: Position,

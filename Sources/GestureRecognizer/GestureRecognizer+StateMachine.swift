@@ -57,18 +57,21 @@ extension GestureRecognizer {
             if f.cancelled || f.adopted || (f.added && lifted) || contacts.count > configuration.maxFingers {
                 return finish(down: down)
             }
-            if f.added { reanchor(time) }
+            // Every frame is sampled, within the slop too: a gap between samples is then a rest
+            // (no frames), which the velocity relies on.
+            if f.added { reanchor(time) } else if f.moved { sample(time) }
             if contacts.contains(where: { metric.distance($0.now, $0.start) > metric.length(configuration.touchSlop) }) {
                 guard !lifted else { return finish(down: down) }
                 state = .moving
-                sample(time)
                 return step(FrameChange(moved: true, lifted: f.lifted), time: time, ids: &ids, into: &out)
             }
             guard f.lifted || lifted else { return }
             if down > 0 {
                 state = .possible(lifted: true)
             } else {
-                tap(time, ids: &ids, into: &out)
+                // Every finger lifted before `holdTimeout`, or it is no tap: once one lifted no
+                // hold can fire, so a finger resting on after it is a long press that gives nothing.
+                if time.microseconds(since: firstDown) < configuration.holdTimeout { tap(time, ids: &ids, into: &out) }
                 state = .idle
             }
         case .moving:
@@ -93,8 +96,10 @@ extension GestureRecognizer {
             }
         case .active(var g):
             if f.cancelled { return end(g, .cancel, time: time, into: &out, down: down) }
-            sample(time)
-            if f.lifted || f.added { return end(g, .end, time: time, into: &out, down: down) }
+            // A finger that lands is not the gesture's: its place is not in the velocity.
+            if f.added { return end(g, .end, time: time, into: &out, down: down) }
+            sample(time, fingers: g.strokes.count)
+            if f.lifted { return end(g, .end, time: time, into: &out, down: down) }
             guard f.moved else { return }
             out.append(step(of: &g, .update, time: time))
             state = .active(g)
@@ -135,8 +140,9 @@ extension GestureRecognizer {
         samples.append(time, contacts.centroid(.now), metric: metric)
     }
 
-    mutating func sample(_ time: Timestamp) {
-        samples.append(time, contacts.centroid(.now), metric: metric)
+    /// Records the centroid of the first `fingers` contacts (the gesture's; all by default).
+    mutating func sample(_ time: Timestamp, fingers: Int = .max) {
+        samples.append(time, contacts.prefix(fingers).centroid(.now), metric: metric)
     }
 
     /// Which continuous gesture the movement since the anchors makes, if any: the one whose

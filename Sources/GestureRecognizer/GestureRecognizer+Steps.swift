@@ -77,9 +77,15 @@ struct VelocitySamples: Sendable {
         count = min(count + 1, Self.capacity)
     }
 
+    /// A gap between samples longer than this is a rest, not a slow frame (Android's
+    /// `ASSUME_POINTER_STOPPED_TIME`).
+    static let stoppedTime: Int64 = 40_000
+
     /// The speed (per second) from the newest sample back to the oldest within `window` (or just
     /// before it), in the metric's unit and in normalised units; 0 with less than two samples or
-    /// no time between them.
+    /// no time between them. A finger that rests sends no frames: when the sample before the
+    /// window is followed by a rest, the centroid stood there when the window began, so the
+    /// displacement is over the window, not over the rest too.
     func speed(window: Int64, metric: Metric) -> (metric: Double, normalized: Double) {
         guard count >= 2 else { return (0, 0) }
         let newest = (next + Self.capacity - 1) % Self.capacity
@@ -90,7 +96,9 @@ struct VelocitySamples: Sendable {
             back += 1
             i = (i + Self.capacity - 1) % Self.capacity
         }
-        let dt = Double(last - times[i]) / 1_000_000
+        var span = last - times[i]
+        if span > window, times[(i + 1) % Self.capacity] - times[i] > Self.stoppedTime { span = window }
+        let dt = Double(span) / 1_000_000
         guard dt > 0 else { return (0, 0) }
         let a = points[i], b = points[newest]
         let dm = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()

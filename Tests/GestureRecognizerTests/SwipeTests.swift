@@ -18,10 +18,11 @@ import Testing
         #expect(end.summary == ["swipe end"] && end[0].id == begin[0].id)
         let d = try #require(end[0].displacement)
         #expect(d.dmmX == 22 && d.dmmY == 0 && abs(d.dnx - 0.11) < 1e-9)
-        // Over the last 100 ms: from 60 mm at 100 ms to 72 mm at 220 ms (the sample at or just
-        // before the window's start).
-        #expect(abs(try #require(end[0].velocity) - 100) < 1e-6)
-        #expect(abs(try #require(end[0].normalizedVelocity) - 0.5) < 1e-6)
+        // Over the last 100 ms (120 to 220 ms): the finger stood at 60 mm from 100 ms until its next
+        // frame at 200 ms (a gap past 40 ms is a rest: a moving finger sends frames), so 12 mm in
+        // 100 ms.
+        #expect(abs(try #require(end[0].velocity) - 120) < 1e-6)
+        #expect(abs(try #require(end[0].normalizedVelocity) - 0.6) < 1e-6)
         #expect(end[0].edge == nil && end[0].duration == 220_000)
     }
 
@@ -38,13 +39,37 @@ import Testing
     }
 
     @Test func swipeVelocityJustUnderAndJustOver() {
-        // 3 mm in one frame: in 380 ms that is 7.89 mm/s, under the 7.95 mm/s minimum; in 370 ms, 8.1 mm/s.
-        var slow = Script()
-        slow.at(0, .down(1, 50, 50))
-        #expect(slow.at(380, .move(1, 53, 50)) == [])
-        var fast = Script()
-        fast.at(0, .down(1, 50, 50))
-        #expect(fast.at(370, .move(1, 53, 50)).summary == ["swipe begin"])
+        // 0.1 mm a frame: every 12.5 ms is 8 mm/s over the 100 ms window, every 12.66 ms 7.9 mm/s,
+        // under the 7.95 mm/s minimum, however far the finger goes.
+        for (interval, swipes) in [(12.5, true), (12.66, false)] {
+            var s = Script()
+            s.at(0, .down(1, 50, 50))
+            for k in 1...40 { s.at(Double(k) * interval, .move(1, 50 + Double(k) / 10, 50)) }
+            #expect(s.summary.contains("swipe begin") == swipes, "\(interval) ms a frame")
+        }
+    }
+
+    /// A finger that rests sends no frames: touch, rest, flick. Its speed over the last 100 ms
+    /// counts from where it rested at the window's start, not from its touch-down 380 ms before
+    /// (3 mm in 100 ms: 30 mm/s, where 3 mm in 380 ms would be 7.9 mm/s, under the minimum).
+    @Test func aFlickAfterARestIsASwipe() throws {
+        var s = Script()
+        s.at(0, .down(1, 50, 50))
+        let begin = s.at(380, .move(1, 53, 50))
+        #expect(begin.summary == ["swipe begin"])
+        #expect(abs(try #require(begin.first?.velocity) - 30) < 1e-6)
+    }
+
+    /// A finger that lands ends the swipe, and its place is not the swipe's: the end step's
+    /// velocity is the swiping finger's (100 mm/s), not the centroid jumping towards the new one.
+    @Test func aLandingFingerIsNotInTheEndingSwipesVelocity() throws {
+        var s = Script()
+        s.at(0, .down(1, 50, 50))
+        for k in 1...20 { s.at(Double(k) * 10, .move(1, 50 + Double(k), 50)) }
+        let end = s.at(210, .move(1, 71, 50), .down(2, 180, 50))
+        #expect(end.summary == ["swipe update", "swipe end"], "the frame's motion, then the landing")
+        #expect(abs(try #require(end.last?.velocity) - 100) < 1e-6)
+        #expect(end.last?.centroid.mmX == 71)
     }
 
     @Test(arguments: [

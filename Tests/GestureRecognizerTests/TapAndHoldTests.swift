@@ -47,6 +47,18 @@ import Testing
         #expect(end.summary == ["hold end"] && end[0].id == begin[0].id && end[0].duration == 900_000)
     }
 
+    /// Every finger of a tap lifts before `holdTimeout`. Once one has lifted no hold can fire, so
+    /// a finger resting on until after the timeout is a long press that gives nothing (it gave a
+    /// tap of 2 s: a right-click rule fired on it).
+    @Test(arguments: [(last: 399.999, tap: true), (last: 400.0, tap: false), (last: 2000.0, tap: false)])
+    func aTapWhoseLastFingerLiftsAfterTheHoldTimeoutIsNone(last: Double, tap: Bool) {
+        var s = Script()
+        s.at(0, .down(1, 50, 50), .down(2, 70, 50))
+        s.at(100, .up(1, 50, 50))
+        #expect(s.recognizer.deadline == nil, "no hold once a finger lifted")
+        #expect(s.at(last, .up(2, 70, 50)).summary == (tap ? ["tap end"] : []))
+    }
+
     @Test func aFrameAfterTheTimeoutFiresTheHoldFirst() {
         var s = Script()
         s.at(0, .down(1, 50, 50))
@@ -149,7 +161,9 @@ import Testing
         let out = s.at(120 + gap, .up(2, 50 + dx, 50))
         #expect(out.summary == (double ? ["tap end", "doubleTap end"] : ["tap end"]))
         if double {
-            #expect(out[1].strokes == [StrokeID(rawValue: 1), StrokeID(rawValue: 2)] && out[1].fingers == 2)
+            // Both taps' strokes; `fingers` is each tap's count (a rule for a one-finger double
+            // tap matched none when it was the strokes' count).
+            #expect(out[1].strokes == [StrokeID(rawValue: 1), StrokeID(rawValue: 2)] && out[1].fingers == 1)
             #expect(out[1].id != out[0].id)
         }
     }
