@@ -10,16 +10,17 @@ import Glibc
 /// accept NIO still has a read pending and the listening descriptor stays registered, so the
 /// level-triggered poll reports it again at once and accept is retried in a busy loop; turning
 /// `autoRead` off takes the descriptor out of the poll until the delay is over.
-final class AcceptBackoff: ChannelInboundHandler {
-    typealias InboundIn = Channel
-    typealias InboundOut = Channel
+/// Both listeners use it: the clients' socket and the HTTP listener.
+public final class AcceptBackoff: ChannelInboundHandler {
+    public typealias InboundIn = Channel
+    public typealias InboundOut = Channel
 
     private let failed: (IOError) -> TimeAmount
     private var paused = false
 
-    init(failed: @escaping (IOError) -> TimeAmount) { self.failed = failed }
+    public init(failed: @escaping (IOError) -> TimeAmount) { self.failed = failed }
 
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
+    public func errorCaught(context: ChannelHandlerContext, error: Error) {
         guard let error = error as? IOError else {
             context.fireErrorCaught(error)
             return

@@ -310,7 +310,7 @@ public final class Daemon: Sendable {
     /// An accept failed (descriptors or memory exhausted): logged once per episode (which ends
     /// at a connection accepted a second after the last failure); the listener tries again after
     /// the back-off returned.
-    func acceptFailed(_ error: IOError) -> TimeAmount {
+    public func acceptFailed(_ error: IOError) -> TimeAmount {
         if _state.value.lastAcceptFailure == nil {
             logger.error(
                 "cannot accept connections: \(error); retrying every 100 ms while serving \(clients.count) client(s)")

@@ -53,6 +53,12 @@ public final class HTTPServer: Sendable {
         let refusals = RefusalLog(loop: daemon.loop, logger: logger)
         let bootstrap = ServerBootstrap(group: daemon.loop)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
+            // As the clients' socket: out of descriptors, back off rather than retry accept at once.
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff { error in daemon.acceptFailed(error) })
+                }
+            }
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             // A fixed send buffer, the size a Unix socket client gets (net.core.wmem_default), rather
             // than TCP's autotuning up to 4 MiB: a WebSocket or SSE client that does not read meets

@@ -45,7 +45,22 @@ public enum Files {
     /// Writes `bytes` to `path` so that a reader sees the old content or the new, never part of
     /// it: into a new file beside it (created with mode 0666 less the umask, as `open(2)` does),
     /// flushed, then renamed over `path`. The new file is removed when anything fails.
+    ///
+    /// Only a regular file (or none) is replaced so: a symbolic link, a FIFO or a device at `path`
+    /// (`/dev/stdout`, `/dev/null`, a pipe a viewer reads) is written through, as `>` in a shell
+    /// writes it; renaming over it would put a regular file in its place.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Errno) {
+        var st = stat()
+        if FileName.withCString(path, { lstat($0, &st) }) == 0, st.st_mode & S_IFMT != S_IFREG {
+            let fd = try Syscall.retrying { FileName.withCString(path) { open($0, O_WRONLY | O_TRUNC | O_CLOEXEC) } }
+            do throws(Errno) {
+                try writeAll(fd, bytes)
+            } catch {
+                try? Syscall.closeDescriptor(fd)
+                throw error
+            }
+            return try Syscall.closeDescriptor(fd)
+        }
         var attempt = 0
         var temporary: String
         var fd: CInt

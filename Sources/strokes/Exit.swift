@@ -58,8 +58,9 @@ struct OutputBuffer {
 }
 
 /// Writes all of `bytes` to `fd`, retrying short writes and EINTR. A closed pipe ends the process
-/// quietly, as `head` users expect; any other failure ends it with `EX_IOERR` (74), said on
-/// standard error unless that is what failed.
+/// quietly by `SIGPIPE`, as `head` users expect, even where the signal was inherited ignored (a
+/// service, some shells and runtimes): exiting 0 there made cut output look complete. Any other
+/// failure ends it with `EX_IOERR` (74), said on standard error unless that is what failed.
 func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { buf in
         var offset = 0
@@ -67,13 +68,24 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
             do throws(Errno) {
                 offset += try Syscall.retrying { write(fd, buf.baseAddress! + offset, buf.count - offset) }
             } catch .brokenPipe {
-                exit(0)
+                diedOfBrokenPipe()
             } catch {
                 if fd != 2 { printError("cannot write: \(error)") }
                 exit(Exit.ioError.rawValue)
             }
         }
     }
+}
+
+/// Ends the process as the default `SIGPIPE` would (status 141 to a shell).
+private func diedOfBrokenPipe() -> Never {
+    signal(SIGPIPE, SIG_DFL)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGPIPE)
+    sigprocmask(SIG_UNBLOCK, &set, nil)
+    raise(SIGPIPE)
+    exit(128 + SIGPIPE)
 }
 
 /// Reads a recording, or says why not on standard error (after flushing `out`, so the message
