@@ -35,6 +35,9 @@ public final class OwnedUnixSocket: Sendable {
     public static func listen(
         _ options: SocketServer.Options, backlog: Int32, bootstrap: ServerBootstrap, logger: Logger
     ) async throws -> (socket: OwnedUnixSocket, channel: Channel) {
+        // A file name, not a directory's: "" bound nothing (and locked ".lock" in the working
+        // directory), "dir/" made the directory, then found it was not a socket.
+        guard !options.path.isEmpty, !options.path.hasSuffix("/") else { throw SocketServerError.notAFileName(options.path) }
         let address: UnixSocketAddress
         do {
             address = try UnixSocketAddress(path: options.path)

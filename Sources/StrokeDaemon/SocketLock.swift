@@ -31,11 +31,15 @@ final class SocketLock: Sendable {
         let path = socketPath + ".lock"
         let fd: CInt
         do {
-            // Read-only is enough for flock(2); 0644 lets another user's daemon see the lock.
-            fd = try Syscall.retrying { open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644) }
+            // Read-only is enough for flock(2). Only the owner may open it: anyone who can open a
+            // file can flock it, and a user holding the lock would keep the daemon from starting.
+            fd = try Syscall.retrying { open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         } catch {
             throw SocketServerError.system("open the lock file \(path)", error)
         }
+        // One left by an earlier version, readable by all: made the owner's alone.
+        var st = stat()
+        if fstat(fd, &st) == 0, st.st_uid == geteuid(), st.st_mode & 0o077 != 0 { fchmod(fd, 0o600) }
         do {
             _ = try Syscall.retrying { flock(fd, LOCK_EX | LOCK_NB) }
         } catch {

@@ -135,6 +135,8 @@ public enum SocketServerError: Error, CustomStringConvertible {
     case inUse(String, locked: Bool = false)
     /// Something that is not a socket is at the path.
     case notASocket(String)
+    /// The path is empty or ends with `/`.
+    case notAFileName(String)
 
     public var description: String {
         switch self {
@@ -142,6 +144,7 @@ public enum SocketServerError: Error, CustomStringConvertible {
         case .inUse(let p, false): return "\(p) is in use: another daemon accepts connections there (stop it first, or use --socket)"
         case .inUse(let p, true): return "\(p) is in use: another daemon holds \(p).lock (stop it first, or use --socket)"
         case .notASocket(let p): return "\(p) exists and is not a socket: not replacing it"
+        case .notAFileName(let p): return "socket path '\(p)' names no file (empty, or a directory: it ends with '/')"
         case .system(let what, let e): return "\(what): \(e)"
         case .pathTooLong(let e): return "\(e)"
         }

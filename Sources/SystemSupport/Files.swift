@@ -50,8 +50,7 @@ public enum Files {
     /// (`/dev/stdout`, `/dev/null`, a pipe a viewer reads) is written through, as `>` in a shell
     /// writes it; renaming over it would put a regular file in its place.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Errno) {
-        var st = stat()
-        if FileName.withCString(path, { lstat($0, &st) }) == 0, st.st_mode & S_IFMT != S_IFREG {
+        if !isRegularOrAbsent(path) {
             let fd = try Syscall.retrying { FileName.withCString(path) { open($0, O_WRONLY | O_TRUNC | O_CLOEXEC) } }
             do throws(Errno) {
                 try writeAll(fd, bytes)
@@ -84,6 +83,14 @@ public enum Files {
             FileName.withCString(temporary) { _ = unlink($0) }
             throw error
         }
+    }
+
+    /// Whether `path` names a regular file, or nothing: what may be replaced by renaming a new file
+    /// over it. A symbolic link, a FIFO, a device or a directory is not.
+    public static func isRegularOrAbsent(_ path: String) -> Bool {
+        var st = stat()
+        guard FileName.withCString(path, { lstat($0, &st) }) == 0 else { return true }
+        return st.st_mode & S_IFMT == S_IFREG
     }
 
     /// Writes all of `bytes` to `fd`, retrying short writes.

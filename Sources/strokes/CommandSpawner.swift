@@ -38,13 +38,17 @@ final class CommandSpawner: @unchecked Sendable {
     }
 
     /// Starts `command` (its program looked up in `PATH`; standard input `/dev/null`, output and
-    /// errors inherited; signal mask and the dispositions this process may have changed reset).
+    /// errors inherited, no other descriptor; signal mask and every disposition reset: a command
+    /// starts as from a shell, not with this process's event-loop descriptors or ignored signals).
     /// The pid, or why it could not start (`ENOENT` for a program not found, …).
     func spawn(_ command: PlannedCommand) -> Result<pid_t, Errno> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // Every descriptor past standard error closed in the child: NIO's epoll descriptors are
+        // not close-on-exec (glibc 2.34's `closefrom` action; without it, left as they are).
+        _ = CommandSpawner.addCloseFrom?(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -52,8 +56,7 @@ final class CommandSpawner: @unchecked Sendable {
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
         var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
+        sigfillset(&defaults)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
@@ -119,4 +122,12 @@ final class CommandSpawner: @unchecked Sendable {
             }
         }
     }
+
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), looked up once: Swift's Glibc
+    /// module does not import it.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
 }

@@ -78,7 +78,8 @@ struct DaemonCommand: AsyncParsableCommand {
 
         let level = Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in
-            var handler = TerminalSafeLogHandler(inner: StreamLogHandler.standardError(label: label))
+            // Written by a thread of its own: a standard error that blocks never stops the loop.
+            var handler = TerminalSafeLogHandler(inner: StreamLogHandler(label: label, stream: QueuedStandardError()))
             handler.logLevel = level
             return handler
         }

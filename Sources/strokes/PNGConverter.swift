@@ -20,8 +20,13 @@ enum PNGConverter {
             throw Exit.cannotCreate
         }
         defer { unlink(input) }
+        // A regular file (or none) is replaced whole, as SVG output is (`Files.writeAtomically`):
+        // rsvg-convert writes a file beside it, renamed over it once complete, so a full disk or a
+        // failure leaves the old picture. A FIFO, link or device is written through.
+        let staged = output != "-" && Files.isRegularOrAbsent(output) ? "\(output).\(getpid()).tmp" : nil
+        defer { if let staged { FileName.withCString(staged) { _ = unlink($0) } } }
         // Without --output rsvg-convert writes to standard output, which we pass through for '-'.
-        let arguments = ["--format", "png"] + (output == "-" ? [] : ["--output", output]) + [input]
+        let arguments = ["--format", "png"] + (output == "-" ? [] : ["--output", staged ?? output]) + [input]
         let ended: ChildProcess.Termination
         let errors: [UInt8]
         do {
@@ -42,6 +47,18 @@ enum PNGConverter {
             }
             printError("\(tool) failed (\(status)): \(String(message))")
             throw Exit.software
+        }
+        guard let staged else { return }
+        var st = stat()
+        guard FileName.withCString(staged, { stat($0, &st) }) == 0, st.st_size > 0 else {
+            printError("\(tool) exited 0 but wrote no PNG")
+            throw Exit.software
+        }
+        do {
+            _ = try Syscall.retrying { FileName.withCString(staged) { s in FileName.withCString(output) { rename(s, $0) } } }
+        } catch {
+            printError("cannot write \(output): \(error)")
+            throw Exit.cannotCreate
         }
     }
 

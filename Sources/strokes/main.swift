@@ -10,6 +10,19 @@ import SystemSupport
 // "Idle"), so every task runs on NIO's singleton event loops instead; installed here, before the
 // first task, as the hook requires (`ConcurrencyExecutor`: NIO's installation, or the same by hand
 // where the Swift runtime is linked statically and NIO cannot find the hook).
+// NIO's event loops trap (SIGILL, a backtrace) when they cannot open their epoll, eventfd and
+// timerfd descriptors; the daemon needs about 20 before its first client. Refused here with a
+// message instead, after raising the soft limit as far as the hard one allows.
+var files = rlimit()
+if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < 64 {
+    files.rlim_cur = min(files.rlim_max, 64)
+    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &files)
+    if files.rlim_cur < 24 {
+        let message = "strokes: needs at least 24 file descriptors; the limit is \(files.rlim_cur) (ulimit -n)\n"
+        _ = message.withCString { write(2, $0, strlen($0)) }
+        exit(71)  // EX_OSERR
+    }
+}
 if !ConcurrencyExecutor.install() {
     let warning = "strokes: warning: tasks run on libdispatch, which wakes the process once a second\n"
     _ = warning.withCString { write(2, $0, strlen($0)) }

@@ -43,6 +43,30 @@ import Testing
         #expect(log.all.isEmpty, "\(log.all)")
     }
 
+    /// A command gets standard input, output and error and no other descriptor of this process
+    /// (NIO's epoll descriptors are not close-on-exec): it starts as from a shell.
+    @Test func aCommandInheritsNoDescriptorPastStandardError() throws {
+        let dir = NSTemporaryDirectory() + "strokes-fds-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A descriptor of this process that is not close-on-exec, as NIO's are not, at a number
+        // no command opens of itself.
+        let opened = open("/dev/null", O_RDONLY)
+        let leaked = dup2(opened, 200)
+        close(opened)
+        defer { close(leaked) }
+        #expect(leaked == 200)
+        let spawner = CommandSpawner(log: { _ in })
+        guard case .success = spawner.spawn(command(.shell("ls /proc/self/fd > \(dir)/fds"))) else {
+            Issue.record("sh did not start")
+            return
+        }
+        #expect(waitUntil { spawner.running == 0 })
+        // 0, 1, 2, and the one `ls` opens to list the directory.
+        let fds = try String(contentsOfFile: dir + "/fds", encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+        #expect(fds.contains(2) && !fds.contains(200), "\(fds)")
+    }
+
     @Test func failuresAreLoggedWithTheRule() throws {
         let log = Log()
         let spawner = CommandSpawner(log: { log.append($0) })
