@@ -60,8 +60,10 @@ public final class StrokeClient: @unchecked Sendable {
 
     deinit { connection.close() }
 
-    /// Where the daemon listens (README, "Install and run"): `$STROKES_SOCKET`, else
-    /// `/run/strokes/strokes.sock` when it exists, else `$XDG_RUNTIME_DIR/strokes.sock`.
+    /// Where the clients look for the daemon when not told (`watch`, `render --socket`, `gestures`,
+    /// and this library): `$STROKES_SOCKET`, else `/run/strokes/strokes.sock` when it exists, else
+    /// `$XDG_RUNTIME_DIR/strokes.sock`: the paths `Scripts/run.sh` serves on. The daemon itself
+    /// listens on `--socket`, else its configuration's `socket.path`.
     public static var defaultSocketPath: String {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["STROKES_SOCKET"], !path.isEmpty { return path }

@@ -33,6 +33,9 @@ public final class ReplaySource: @unchecked Sendable {
     /// The latest time in the recording (not always the last step's: times may go backwards).
     private var latestTime: Int64 = 0
     private var scheduled: NIOScheduledCallback?
+    /// When the timer was asked to wake the loop (the next step's deadline, or at once for a step
+    /// already due): waking much later than that is a stall of the process or the machine.
+    private var wakeTarget: NIODeadline?
     public private(set) var rounds = 0
     private let path: String
     private let recording: Recording
@@ -198,7 +201,9 @@ public final class ReplaySource: @unchecked Sendable {
         } else {
             // A callback, not a task: `scheduleTask` made a promise and its future per frame
             // (an allocation and generic-metadata lookups on the loop, at every frame's wake-up).
-            scheduled = try? daemon.loop.scheduleCallback(at: deadline(index), handler: Due(source: self))
+            let due = deadline(index)
+            wakeTarget = max(due, .now())
+            scheduled = try? daemon.loop.scheduleCallback(at: due, handler: Due(source: self))
         }
     }
 
@@ -208,12 +213,20 @@ public final class ReplaySource: @unchecked Sendable {
         func handleScheduledCallback(eventLoop: some EventLoop) { source.runDue() }
     }
 
-    /// Feeds every step that is due by now, then waits for the next.
+    /// Feeds every step that is due by now, then waits for the next. After a stall (the process
+    /// stopped, the machine suspended: the timer fired more than `stallThreshold` late) the
+    /// schedule moves by the stall, so playing resumes at the recorded pace where it stopped
+    /// instead of every overdue frame at once (a burst that slow clients saw merged).
     private func runDue() {
         let now = NIODeadline.now()
+        if let target = wakeTarget, now - target > Self.stallThreshold { startDeadline = startDeadline + (now - target) }
+        wakeTarget = nil
         while index < steps.count, deadline(index) <= now { feedStep() }
         scheduleNext()
     }
+
+    /// Later than a loaded machine's timer jitter, shorter than any pause a person would notice.
+    static let stallThreshold = TimeAmount.milliseconds(250)
 
     private func shifted(_ input: FrameInput) -> FrameInput {
         guard offset != 0 else { return input }

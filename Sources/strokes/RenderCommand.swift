@@ -1,4 +1,5 @@
 import ArgumentParser
+import StrokeClient
 import StrokeRecording
 import StrokeRender
 import SystemSupport
@@ -28,7 +29,7 @@ struct RenderCommand: ParsableCommand {
 
     @Flag(help: ArgumentHelp(
         "Draw what a running daemon holds: its completed strokes (history) and those in progress.",
-        discussion: "The socket is the positional argument, /run/strokes/strokes.sock when absent."))
+        discussion: "The socket is the positional argument; when absent, $STROKES_SOCKET, else /run/strokes/strokes.sock, else $XDG_RUNTIME_DIR/strokes.sock."))
     var socket = false
 
     @Option(name: .shortAndLong, help: "Output file, .svg or .png ('-': standard output).")
@@ -89,7 +90,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let scene: RenderScene
         if socket {
-            scene = try DaemonScene.fetch(path: source ?? "/run/strokes/strokes.sock", follow: follow)
+            scene = try DaemonScene.fetch(path: source ?? StrokeClient.defaultSocketPath, follow: follow)
         } else {
             scene = try sceneFromRecording(source!)
         }

@@ -10,8 +10,8 @@ struct WatchCommand: ParsableCommand {
         discussion: "Exits 0 when the daemon says goodbye or closes the connection."
     )
 
-    @Option(name: .long, help: "The daemon's socket.")
-    var socket = "/run/strokes/strokes.sock"
+    @Option(name: .long, help: "The daemon's socket (default: $STROKES_SOCKET, else /run/strokes/strokes.sock, else $XDG_RUNTIME_DIR/strokes.sock).")
+    var socket: String?
 
     @Flag(name: .long, help: "Print the protocol's JSON lines as they arrive.")
     var json = false
@@ -33,15 +33,18 @@ struct WatchCommand: ParsableCommand {
         return noMoves || gestures ? types : nil
     }
 
+    /// Where the daemon listens: `--socket`, else the clients' default (`StrokeClient`).
+    var path: String { socket ?? StrokeClient.defaultSocketPath }
+
     func run() throws {
-        let connection = try connectToDaemon(socket)
+        let connection = try connectToDaemon(path)
         let events = streamTypes
         try connection.send(try Request(id: 1, .subscribe(devices: device.isEmpty ? nil : device, events: events)).line())
         var out = OutputBuffer()
         var greeted = false
         while let line = try readLine(connection, greeted: greeted) {
             if !greeted {
-                try checkGreeting(line, from: socket)
+                try checkGreeting(line, from: path)
                 greeted = true
             }
             if json {
@@ -71,7 +74,7 @@ struct WatchCommand: ParsableCommand {
         do {
             return try connection.readLine(timeout: greeted ? nil : Self.helloTimeout)
         } catch let error as LineSocket.Error where error.timedOut {
-            printError("\(socket) sent no hello within \(Int(Self.helloTimeout)) s (a stopped daemon, or not a strokes socket)")
+            printError("\(path) sent no hello within \(Int(Self.helloTimeout)) s (a stopped daemon, or not a strokes socket)")
             throw Exit.unavailable
         }
     }
