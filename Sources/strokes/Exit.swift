@@ -77,6 +77,17 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
     }
 }
 
+/// What goes through the C library's `stdout` (ArgumentParser's `--help`, `--version`, usage) is
+/// flushed at exit, where a failure (a full disk, a closed descriptor) was lost and the status 0:
+/// checked, as every other output of ours is (`EX_IOERR`, 74). Registered with `atexit`.
+func checkStandardOutputAtExit() {
+    guard fflush(nil) != 0 else { return }
+    if errno == EPIPE { diedOfBrokenPipe() }
+    let message = "strokes: cannot write standard output: \(String(cString: strerror(errno)))\n"
+    _ = message.withCString { write(2, $0, strlen($0)) }
+    _exit(74)
+}
+
 /// Ends the process as the default `SIGPIPE` would (status 141 to a shell).
 private func diedOfBrokenPipe() -> Never {
     signal(SIGPIPE, SIG_DFL)

@@ -23,6 +23,8 @@ if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < 64 {
         exit(71)  // EX_OSERR
     }
 }
+// A function, not a closure: a closure here would be the main actor's, and exit runs on any thread.
+atexit(checkStandardOutputAtExit)
 if !ConcurrencyExecutor.install() {
     let warning = "strokes: warning: tasks run on libdispatch, which wakes the process once a second\n"
     _ = warning.withCString { write(2, $0, strlen($0)) }
