@@ -3,7 +3,8 @@
 a socket under /tmp, killed when the script ends. Each script does `from common import *`."""
 import os, sys, json, socket, subprocess, time, tempfile, select, signal, struct, re, shutil
 
-BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes')
+# Absolute: some scripts run the binary from another working directory.
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../.build/debug/strokes'))
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../ReplayTests/Fixtures')
 REC01 = FIX + '/01-wacom-dth2242-touchscreen-10finger.evemu'
 REC03 = FIX + '/03-atmel-maxtouch-touchscreen-4finger-drag.evemu'
