@@ -17,38 +17,7 @@ groups (as `--group 1,2,3` does) or refusing them would both be consistent with 
 """
 import json, os, shutil, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import BIN  # noqa: E402 (the binary: argv[1] or .build/debug/strokes)
-
-def touch_header(name):
-    kb = bytearray(0x300 // 8); kb[0x14a // 8] |= 1 << (0x14a % 8)
-    ab = bytearray(8)
-    for c in (0, 1, 0x2f, 0x35, 0x36, 0x39): ab[c // 8] |= 1 << (c % 8)
-    l = [f"N: {name}", "I: 0003 1234 5678 0001", "P: 02 00 00 00 00 00 00 00", "B: 00 0b 00 00 00 00 00 00 00"]
-    l += ["B: 01 " + " ".join(f"{b:02x}" for b in kb[i:i + 8]) for i in range(0, len(kb), 8)]
-    l += ["B: 03 " + " ".join(f"{b:02x}" for b in ab), "B: 04 00 00 00 00 00 00 00 00", "B: 05 00 00 00 00 00 00 00 00",
-          "A: 00 0 4000 0 0 10", "A: 01 0 3000 0 0 10", "A: 2f 0 3 0 0 0", "A: 35 0 4000 0 0 10",
-          "A: 36 0 3000 0 0 10", "A: 39 0 65535 0 0 0"]
-    return "\n".join(l) + "\n"
-
-def pen_header():
-    kb = bytearray(0x300 // 8)
-    for k in (0x140, 0x14a): kb[k // 8] |= 1 << (k % 8)
-    ab = bytearray(8)
-    for c in (0, 1, 0x18): ab[c // 8] |= 1 << (c % 8)
-    l = ["N: Test Pen", "I: 0003 1234 5679 0001", "P: 02 00 00 00 00 00 00 00", "B: 00 0b 00 00 00 00 00 00 00"]
-    l += ["B: 01 " + " ".join(f"{b:02x}" for b in kb[i:i + 8]) for i in range(0, len(kb), 8)]
-    l += ["B: 03 " + " ".join(f"{b:02x}" for b in ab), "B: 04 00 00 00 00 00 00 00 00", "B: 05 00 00 00 00 00 00 00 00",
-          "A: 00 0 40000 0 0 100", "A: 01 0 30000 0 0 100", "A: 18 0 2047 0 0 0"]
-    return "\n".join(l) + "\n"
-
-def E(t, typ, code, val):
-    return f"E: {t // 1000000}.{t % 1000000:06d} {typ:04x} {code:04x} {val}\n"
-
-TOUCH = (E(1000000, 3, 0x2f, 0) + E(1000000, 3, 0x39, 1) + E(1000000, 3, 0x35, 100) + E(1000000, 3, 0x36, 100) + E(1000000, 0, 0, 0)
-         + E(1200000, 3, 0x35, 110) + E(1200000, 0, 0, 0)
-         + E(1300000, 3, 0x39, -1) + E(1300000, 0, 0, 0))
-PEN = (E(1050000, 3, 0, 20000) + E(1050000, 3, 1, 10000) + E(1050000, 1, 0x140, 1) + E(1050000, 0, 0, 0)
-       + E(1250000, 1, 0x140, 0) + E(1250000, 0, 0, 0))
+from common import BIN, E, PEN, TOUCH, pen_header, touch_header  # noqa: E402 (common.py)
 
 def main():
     d = tempfile.mkdtemp()

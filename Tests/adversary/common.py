@@ -446,3 +446,95 @@ def libinput_tap(name):
     - [0, 20000, 0, 0, 0]
 ''' % name
 
+
+# The ninth round's gesture scripts (52-56): a touchscreen and frames of fingers on it.
+GESTURE_SCREEN_HEADER = """N: Test Touchscreen
+I: 0003 1234 5678 0001
+P: 02 00 00 00 00 00 00 00
+B: 00 0b 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 04 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 01 00 00 00 00 00 00 00 00
+B: 02 00 00 00 00 00 00 00 00
+B: 03 03 00 00 00 00 80 60 02
+B: 04 00 00 00 00 00 00 00 00
+B: 05 00 00 00 00 00 00 00 00
+B: 11 00 00 00 00 00 00 00 00
+B: 12 00 00 00 00 00 00 00 00
+B: 14 00 00 00 00 00 00 00 00
+B: 15 00 00 00 00 00 00 00 00
+A: 00 0 29999 0 0 100
+A: 01 0 19999 0 0 100
+A: 2f 0 9 0 0 0
+A: 35 0 29999 0 0 100
+A: 36 0 19999 0 0 100
+A: 39 0 65535 0 0 0
+"""
+class GestureScreenRecording:
+    """Frames of a touchscreen 300 x 200 mm, 100 units per mm (`GESTURE_SCREEN_HEADER`): `frame(ms,
+    [('d', slot, x, y), ('m', slot, x, y), ('u', slot)])` in units; `text()` is the evemu file."""
+    def __init__(self): self.ev = []; self.tid = 100; self.down = set()
+    def _e(self, ms, typ, code, val):
+        us = int(round(ms * 1000)); self.ev.append(f"E: {us//1000000}.{us%1000000:06d} {typ:04x} {code:04x} {val}")
+    def frame(self, ms, ops):
+        before = len(self.down)
+        for op in ops:
+            self._e(ms, 3, 0x2f, op[1])
+            if op[0] == 'd': self.tid += 1; self._e(ms, 3, 0x39, self.tid); self.down.add(op[1])
+            if op[0] in 'dm': self._e(ms, 3, 0x35, int(op[2])); self._e(ms, 3, 0x36, int(op[3]))
+            if op[0] == 'u': self._e(ms, 3, 0x39, -1); self.down.discard(op[1])
+        if (before == 0) != (len(self.down) == 0): self._e(ms, 1, 0x14a, 1 if self.down else 0)
+        self._e(ms, 0, 0, 0)
+    def text(self): return GESTURE_SCREEN_HEADER + "\n".join(self.ev) + "\n"
+def replay_gestures(rec):
+    """The gesture messages of `strokes replay --gestures` on `rec`."""
+    d = tempfile.mkdtemp(prefix="strokes-repro-")
+    try:
+        p = os.path.join(d, "r.evemu"); open(p, "w").write(rec.text())
+        r = subprocess.run([BIN, "replay", "--gestures", p], capture_output=True, text=True, timeout=30)
+        return [json.loads(l) for l in r.stdout.splitlines() if l.strip() and json.loads(l).get("type") == "gesture"]
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+# The eighth round's `replay --group` scripts (50, 51): a touchscreen, a pen, and one touch and
+# one pen proximity that overlap in time.
+def touch_header(name):
+    kb = bytearray(0x300 // 8); kb[0x14a // 8] |= 1 << (0x14a % 8)
+    ab = bytearray(8)
+    for c in (0, 1, 0x2f, 0x35, 0x36, 0x39): ab[c // 8] |= 1 << (c % 8)
+    l = [f"N: {name}", "I: 0003 1234 5678 0001", "P: 02 00 00 00 00 00 00 00", "B: 00 0b 00 00 00 00 00 00 00"]
+    l += ["B: 01 " + " ".join(f"{b:02x}" for b in kb[i:i + 8]) for i in range(0, len(kb), 8)]
+    l += ["B: 03 " + " ".join(f"{b:02x}" for b in ab), "B: 04 00 00 00 00 00 00 00 00", "B: 05 00 00 00 00 00 00 00 00",
+          "A: 00 0 4000 0 0 10", "A: 01 0 3000 0 0 10", "A: 2f 0 3 0 0 0", "A: 35 0 4000 0 0 10",
+          "A: 36 0 3000 0 0 10", "A: 39 0 65535 0 0 0"]
+    return "\n".join(l) + "\n"
+
+def pen_header():
+    kb = bytearray(0x300 // 8)
+    for k in (0x140, 0x14a): kb[k // 8] |= 1 << (k % 8)
+    ab = bytearray(8)
+    for c in (0, 1, 0x18): ab[c // 8] |= 1 << (c % 8)
+    l = ["N: Test Pen", "I: 0003 1234 5679 0001", "P: 02 00 00 00 00 00 00 00", "B: 00 0b 00 00 00 00 00 00 00"]
+    l += ["B: 01 " + " ".join(f"{b:02x}" for b in kb[i:i + 8]) for i in range(0, len(kb), 8)]
+    l += ["B: 03 " + " ".join(f"{b:02x}" for b in ab), "B: 04 00 00 00 00 00 00 00 00", "B: 05 00 00 00 00 00 00 00 00",
+          "A: 00 0 40000 0 0 100", "A: 01 0 30000 0 0 100", "A: 18 0 2047 0 0 0"]
+    return "\n".join(l) + "\n"
+
+def E(t, typ, code, val):
+    return f"E: {t // 1000000}.{t % 1000000:06d} {typ:04x} {code:04x} {val}\n"
+
+TOUCH = (E(1000000, 3, 0x2f, 0) + E(1000000, 3, 0x39, 1) + E(1000000, 3, 0x35, 100) + E(1000000, 3, 0x36, 100) + E(1000000, 0, 0, 0)
+         + E(1200000, 3, 0x35, 110) + E(1200000, 0, 0, 0)
+         + E(1300000, 3, 0x39, -1) + E(1300000, 0, 0, 0))
+PEN = (E(1050000, 3, 0, 20000) + E(1050000, 3, 1, 10000) + E(1050000, 1, 0x140, 1) + E(1050000, 0, 0, 0)
+       + E(1250000, 1, 0x140, 0) + E(1250000, 0, 0, 0))
