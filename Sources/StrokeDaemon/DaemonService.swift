@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import StrokeRecording
+import SystemSupport
 import UnixSignals
 
 #if canImport(Glibc)
@@ -49,7 +50,10 @@ public struct DaemonService: Sendable {
     }
 
     public func run() async throws {
-        raiseDescriptorLimit()
+        // Each client is a descriptor, and the soft default (often 1024) is what a flood of
+        // connections runs into first.
+        let descriptors = DescriptorLimit.raiseSoft()
+        logger.debug("descriptor limit", metadata: ["RLIMIT_NOFILE": "\(descriptors.map(String.init) ?? "unknown")"])
         // Trapped before the socket exists: whoever can connect may signal the daemon at once,
         // and must find the signal handled rather than its default action (termination). This is
         // why the group is not given `gracefulShutdownSignals`: it would trap them only once it
@@ -116,19 +120,6 @@ public struct DaemonService: Sendable {
                 },
                 logger: logger))
         try await group.run()
-    }
-
-    /// Raises the soft `RLIMIT_NOFILE` to the hard limit: each client is a descriptor, and the
-    /// soft default (often 1024) is what a flood of connections runs into first.
-    private func raiseDescriptorLimit() {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
-        if limit.rlim_cur < limit.rlim_max {
-            let old = limit.rlim_cur
-            limit.rlim_cur = limit.rlim_max
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 { limit.rlim_cur = old }
-        }
-        logger.debug("descriptor limit", metadata: ["RLIMIT_NOFILE": "\(limit.rlim_cur)"])
     }
 
     /// The recording the configuration names (`--replay`), if any, started on the loop.

@@ -7,15 +7,10 @@ import SystemSupport
 // NIO's event loops trap (SIGILL, a backtrace) when they cannot open their epoll, eventfd and
 // timerfd descriptors; the daemon needs about 20 before its first client. Refused here with a
 // message instead, after raising the soft limit as far as the hard one allows.
-var files = rlimit()
-if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < 64 {
-    files.rlim_cur = min(files.rlim_max, 64)
-    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &files)
-    if files.rlim_cur < 24 {
-        let message = "strokes: needs at least 24 file descriptors; the limit is \(files.rlim_cur) (ulimit -n)\n"
-        _ = message.withCString { write(2, $0, strlen($0)) }
-        exit(71)  // EX_OSERR
-    }
+if let files = DescriptorLimit.raiseSoft(to: 64), files < 24 {
+    let message = "strokes: needs at least 24 file descriptors; the limit is \(files) (ulimit -n)\n"
+    _ = message.withCString { write(2, $0, strlen($0)) }
+    exit(71)  // EX_OSERR
 }
 
 // A function, not a closure: a closure here would be the main actor's, and exit runs on any thread.
