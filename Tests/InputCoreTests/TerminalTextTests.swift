@@ -9,5 +9,8 @@ import Testing
         #expect(terminalSafe("caf\u{10FFE9}.evemu") == #"caf\xe9.evemu"#)
         #expect(terminalQuoted("caf\u{10FFE9}\"") == #""caf\xe9\"""#)
         #expect(terminalSafe("café ✓") == "café ✓")
+        // Not controls: the rule that error excerpts and logs share leaves them alone.
+        #expect(!isTerminalControl("\u{10FFE9}"))
+        #expect(isTerminalControl("\u{9b}"))
     }
 }
