@@ -193,8 +193,9 @@ public final class ReplaySource: @unchecked Sendable {
         return true
     }
 
-    /// Paced (or, at speed 0, flat out): the timer for the next due step.
-    private func scheduleNext() {
+    /// Paced (or, at speed 0, flat out): the timer for the next due step. `now`, where the caller
+    /// has just read the clock.
+    private func scheduleNext(now: NIODeadline? = nil) {
         guard !daemon.stopping, atNextStep() else { return }
         if speed == 0 {
             runFlatOut()
@@ -202,7 +203,7 @@ public final class ReplaySource: @unchecked Sendable {
             // A callback, not a task: `scheduleTask` made a promise and its future per frame
             // (an allocation and generic-metadata lookups on the loop, at every frame's wake-up).
             let due = deadline(index)
-            wakeTarget = max(due, .now())
+            wakeTarget = max(due, now ?? .now())
             scheduled = try? daemon.loop.scheduleCallback(at: due, handler: Due(source: self))
         }
     }
@@ -222,7 +223,7 @@ public final class ReplaySource: @unchecked Sendable {
         if let target = wakeTarget, now - target > Self.stallThreshold { startDeadline = startDeadline + (now - target) }
         wakeTarget = nil
         while index < steps.count, deadline(index) <= now { feedStep() }
-        scheduleNext()
+        scheduleNext(now: now)
     }
 
     /// Later than a loaded machine's timer jitter, shorter than any pause a person would notice.
