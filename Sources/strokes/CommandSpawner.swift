@@ -60,7 +60,7 @@ final class CommandSpawner: @unchecked Sendable {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let argv = command.argv.map { strdup($0) } + [nil]
+        let argv = command.argv.map { FileName.withCString($0) { strdup($0) } } + [nil]
         let envp = command.environment(inheriting: inherited).map { strdup($0) } + [nil]
         defer { for p in argv + envp { free(p) } }
         var pid: pid_t = 0
