@@ -28,6 +28,10 @@ enum DaemonScene {
         }
     }
 
+    /// The history strokes asked for: the protocol's largest `limit`, every stroke a daemon keeps
+    /// unless its `history` is set higher.
+    static let historyLimit = 1_000_000
+
     private static func fetch(over connection: LineSocket, path: String, follow: Double) throws -> RenderScene {
         try connection.send(try Request(id: 1, .devices).line())
         try connection.send(try Request(id: 2, .subscribe(events: [.began, .moved, .ended, .cancelled, .deviceAdded])).line())
@@ -36,6 +40,9 @@ enum DaemonScene {
         var historyDone = false
         // Cursors already asked for: a server that hands one back again would be paged forever.
         var cursors = Set<String>()
+        // History strokes received; more than were asked for (`historyLimit`) is refused, as is a
+        // page with a cursor and no strokes: a server handing out fresh cursors ends too.
+        var historyStrokes = 0
         var deadline: ContinuousClock.Instant?
         var greeted = false
         while true {
@@ -63,9 +70,16 @@ enum DaemonScene {
                 case .devices(let list):
                     for d in list { devices[d.device] = RenderScene.Device(d) }
                 case .history(let page):
+                    historyStrokes += page.strokes.count
+                    guard historyStrokes <= historyLimit else {
+                        throw LineSocket.Error(message: "sent more than the \(historyLimit) history strokes asked for")
+                    }
                     for s in page.strokes { collector.insert(try RenderScene.Stroke(s)) }
                     // A reply is one page (docs/protocol.md, "History pages"): ask for the next.
                     if let cursor = page.cursor {
+                        guard !page.strokes.isEmpty else {
+                            throw LineSocket.Error(message: "sent a history page with a cursor and no strokes")
+                        }
                         guard cursors.insert(cursor).inserted else {
                             throw LineSocket.Error(message: "sent the history cursor \(cursor) a second time")
                         }
@@ -78,7 +92,7 @@ enum DaemonScene {
                 }
             case .snapshot(let snapshot):
                 for s in snapshot.strokes { collector.insert(try RenderScene.Stroke(s)) }
-                try connection.send(try Request(id: 3, .history()).line())
+                try connection.send(try Request(id: 3, .history(limit: historyLimit)).line())
             case .deviceAdded(let added):
                 devices[added.device.device] = RenderScene.Device(added.device)
             case .error(let error):

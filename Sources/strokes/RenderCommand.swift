@@ -28,7 +28,7 @@ struct RenderCommand: ParsableCommand {
     var source: String?
 
     @Flag(help: ArgumentHelp(
-        "Draw what a running daemon holds: its completed strokes (history) and those in progress.",
+        "Draw what a running daemon holds: its completed strokes (history, the latest 1 000 000 at most) and those in progress.",
         discussion: "The socket is the positional argument; when absent, $STROKES_SOCKET, else /run/strokes/strokes.sock, else $XDG_RUNTIME_DIR/strokes.sock."))
     var socket = false
 
