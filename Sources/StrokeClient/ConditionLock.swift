@@ -49,7 +49,7 @@ public func startThread(_ body: @escaping @Sendable () -> Void) throws {
     }, box)
     guard rc == 0 else {
         Unmanaged<Box>.fromOpaque(box).release()
-        throw StrokeClientError(.connectionLost, "cannot start the reader thread: \(String(cString: strerror(rc)))")
+        throw StrokeClientError(.connectionLost, "cannot start a thread: \(String(cString: strerror(rc)))")
     }
     pthread_detach(thread)
 }

@@ -8,10 +8,12 @@ import Glibc
 #endif
 
 /// Starts the commands `strokes gestures` runs and reaps them, never waiting for one in line:
-/// `spawn` returns once the program is executing (or failed to), and a thread of its own blocks
-/// in `waitpid` while any child is running, logging the ones that fail. A blocking `waitpid` on
-/// one thread, rather than a SIGCHLD handler, needs no signal disposition of the process changed
-/// and no polling.
+/// `spawn` returns once the program is executing (or failed to), and a thread per command blocks
+/// in `waitpid` for that command alone, logging it if it fails. Waiting by pid, not for any
+/// child (`waitpid(-1)`), leaves the other children of the process to whoever started them (a
+/// test process's, which the reaper took, and whose exit statuses were then lost); a thread per
+/// child rather than a SIGCHLD handler needs no signal disposition of the process changed and no
+/// polling (commands are few: `GestureRateLimit`).
 final class CommandSpawner: @unchecked Sendable {
     // @unchecked: `children` is read and written only with `condition` locked.
     private let condition = ConditionLock()
@@ -23,11 +25,6 @@ final class CommandSpawner: @unchecked Sendable {
     init(log: @escaping @Sendable (String) -> Void) {
         self.log = log
         inherited = Environment.variables.map { "\($0.key)=\($0.value)" }.sorted()
-        do {
-            try startThread { [self] in reap() }
-        } catch {
-            preconditionFailure("cannot start the thread that reaps gesture commands: \(error)")
-        }
     }
 
     /// Commands started and not yet reaped.
@@ -64,13 +61,19 @@ final class CommandSpawner: @unchecked Sendable {
         let envp = command.environment(inheriting: inherited).map { strdup($0) } + [nil]
         defer { for p in argv + envp { free(p) } }
         var pid: pid_t = 0
-        condition.lock()
-        defer { condition.unlock() }
-        // Locked across the spawn: the reaper cannot reap this child before it is in `children`.
         let status = posix_spawnp(&pid, argv[0]!, &actions, &attributes, argv, envp)
         guard status == 0 else { return .failure(Errno(rawValue: status)) }
+        condition.lock()
         children[pid] = command.rule
-        condition.broadcast()  // the reaper, and not only a `waitForAll` waiting too
+        condition.unlock()
+        let child = pid
+        do {
+            try startThread { [self] in reap(child) }
+        } catch {
+            // Not waited for: a zombie until this process ends, and `waitForAll` does not count it.
+            log("\(command.rule): cannot start a thread to wait for the command (pid \(child)): \(error)")
+            forget(child)
+        }
         return .success(pid)
     }
 
@@ -92,35 +95,34 @@ final class CommandSpawner: @unchecked Sendable {
         }
     }
 
-    private func reap() {
-        while true {
-            condition.lock()
-            while children.isEmpty { condition.wait() }
-            condition.unlock()
-            var status: Int32 = 0
-            let pid = waitpid(-1, &status, 0)
-            if pid < 0 {
-                if errno == EINTR { continue }
-                // ECHILD with children listed: nothing left to wait for; forget them.
-                condition.lock()
-                children.removeAll()
-                condition.broadcast()
-                condition.unlock()
-                continue
-            }
-            condition.lock()
-            let rule = children.removeValue(forKey: pid)
-            if children.isEmpty { condition.broadcast() }
-            condition.unlock()
-            guard let rule else { continue }
-            let signal = status & 0x7f
-            let code = (status >> 8) & 0xff
-            if signal != 0 {
-                log("\(rule): the command (pid \(pid)) was killed by signal \(signal)")
-            } else if code != 0 {
-                log("\(rule): the command (pid \(pid)) exited with status \(code)")
+    /// Waits for the child `pid` (on its own thread), logs how it failed if it did.
+    private func reap(_ pid: pid_t) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else {
+                log("the command (pid \(pid)) could not be waited for: \(Errno(rawValue: errno))")
+                forget(pid)
+                return
             }
         }
+        guard let rule = forget(pid) else { return }
+        let signal = status & 0x7f
+        let code = (status >> 8) & 0xff
+        if signal != 0 {
+            log("\(rule): the command (pid \(pid)) was killed by signal \(signal)")
+        } else if code != 0 {
+            log("\(rule): the command (pid \(pid)) exited with status \(code)")
+        }
+    }
+
+    /// Takes `pid` off the running children (waking `waitForAll` when none is left); its rule.
+    @discardableResult
+    private func forget(_ pid: pid_t) -> String? {
+        condition.lock()
+        defer { condition.unlock() }
+        let rule = children.removeValue(forKey: pid)
+        if children.isEmpty { condition.broadcast() }
+        return rule
     }
 
     /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), looked up once: Swift's Glibc

@@ -88,4 +88,25 @@ import Testing
         #expect(waitUntil { spawner.running == 0 })
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "1 2 1 2\n", "read hit end of file at once: /dev/null")
     }
+
+    /// The spawner waits for its own commands only: a child this process started otherwise keeps
+    /// its exit status for whoever started it. (A reaper waiting for any child took the other
+    /// tests' `strokes` processes here, whose status then read 0.)
+    @Test func anotherChildOfTheProcessIsNotReaped() throws {
+        let spawner = CommandSpawner(log: { _ in })
+        guard case .success = spawner.spawn(command(.run(["/bin/sleep", "1"]))) else {
+            Issue.record("sleep did not start")
+            return
+        }
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup("exit 7"), nil]
+        defer { for p in argv { free(p) } }
+        #expect(posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0)
+        usleep(300_000)  // long since exited, while the spawner's command still runs
+        var status: Int32 = 0
+        let waited = waitpid(pid, &status, WNOHANG)
+        #expect(waited == pid, "errno \(errno): the child was reaped by someone else")
+        #expect((status >> 8) & 0xff == 7)
+        #expect(waitUntil { spawner.running == 0 })
+    }
 }
