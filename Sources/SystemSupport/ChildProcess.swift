@@ -20,8 +20,11 @@ public enum ChildProcess {
     /// `EACCES`) when there is no such program to run.
     ///
     /// Standard error is read until the child closes it before waiting, so a child that writes
-    /// more than a pipe holds cannot block; it is kept whole (helpers write a few lines).
-    public static func run(_ program: String, arguments: [String]) throws(Errno) -> (Termination, standardError: [UInt8]) {
+    /// more than a pipe holds cannot block; it is kept whole (helpers write a few lines). `started`
+    /// is told the child's process ID once it runs (`SignalCleanup.noteChild`).
+    public static func run(
+        _ program: String, arguments: [String], started: (pid_t) -> Void = { _ in }
+    ) throws(Errno) -> (Termination, standardError: [UInt8]) {
         var ends: [CInt] = [-1, -1]
         _ = try Syscall.retrying { pipe(&ends) }  // pipe2 is not in Glibc's Swift overlay
         defer { for fd in ends where fd >= 0 { try? Syscall.closeDescriptor(fd) } }
@@ -38,6 +41,7 @@ public enum ChildProcess {
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, program, &actions, nil, argv, environ)
         guard spawned == 0 else { throw Errno(rawValue: spawned) }
+        started(pid)
         try Syscall.closeDescriptor(ends[1])
         ends[1] = -1
 

@@ -30,7 +30,10 @@ enum PNGConverter {
         let ended: ChildProcess.Termination
         let errors: [UInt8]
         do {
-            (ended, errors) = try ChildProcess.run(tool, arguments: arguments)
+            // Ended by a signal half-way, nothing is left behind: neither file, nor the helper.
+            (ended, errors) = try SignalCleanup.during(removing: [input] + (staged.map { [$0] } ?? [])) { () throws(Errno) in
+                try ChildProcess.run(tool, arguments: arguments, started: SignalCleanup.noteChild)
+            }
         } catch .noSuchFileOrDirectory, .permissionDenied {
             printError("PNG output needs \(tool) (Debian: apt install librsvg2-bin); SVG needs nothing")
             throw Exit.unavailable
@@ -66,7 +69,7 @@ enum PNGConverter {
     private static func temporaryFile(in directory: String, bytes: [UInt8]) throws(Errno) -> String {
         var template = Array("\(directory)/strokes-render-XXXXXX.svg".utf8CString)
         let fd = try Syscall.retrying { mkstemps(&template, 4) }
-        let path = String(cString: template)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         do throws(Errno) {
             try Files.writeAll(fd, bytes)
             try Syscall.closeDescriptor(fd)
