@@ -5,31 +5,9 @@ from common import *  # noqa: F401,F403 (the helpers every script here shares)
 # `strokes render --socket` pages through `history` while replies carry a `cursor`. A server that
 # answered every page with the same cursor kept it paging forever (349 requests in 20 s, memory
 # growing, no picture; found on 42570d8). A cursor handed back again is now an error.
-DIR = scratch_dir('advy-cursor-')
-pages = [0]
-
-def stroke(i):
-    return {"stroke": i, "device": 1, "slot": 0, "trackingId": 1, "state": "ended",
-            "points": [{"time": i * 100 + j, "x": j, "y": j, "nx": j / 1000, "ny": j / 1000} for j in range(50)]}
-
-def answer(r, send):
-    if r["request"] != "history": return False
-    pages[0] += 1
-    send({"type": "reply", "id": r.get("id"), "request": "history",
-          "strokes": [stroke(pages[0] * 100 + k) for k in range(100)], "cursor": "0-1"})
-    return True
-
-path = DIR + '/fake.sock'
-FakeDaemon(path, lambda c, send, stop: fake_requests(c, send, stop, answer))
-p = subprocess.Popen([BIN, 'render', '--socket', path, '-o', DIR + '/out.svg'], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-PROCS.append(p)
-t0 = time.time()
-while time.time() - t0 < 20 and p.poll() is None: time.sleep(0.5)
-running = p.poll() is None
-rss = proc_rss_kb(p.pid) // 1024 if running else 0
-p.kill(); p.wait(timeout=5)
+pages, running, rss, status, err = render_against_history(
+    'advy-cursor-', lambda n: {"strokes": [history_stroke(n * 100 + k) for k in range(100)], "cursor": "0-1"})
 if running:
-    broken('render --socket still paging after 20 s: %d history requests answered with the same cursor, RSS %d MB' % (pages[0], rss))
-err = p.stderr.read().decode(errors='replace')[:200]
-if p.returncode != 69 or 'a second time' not in err: broken('render --socket ended %s: %r' % (p.returncode, err))
-held('render --socket stopped (69) after %d history pages: %s' % (pages[0], err.strip()))
+    broken('render --socket still paging after 20 s: %d history requests answered with the same cursor, RSS %d MB' % (pages, rss))
+if status != 69 or 'a second time' not in err: broken('render --socket ended %s: %r' % (status, err))
+held('render --socket stopped (69) after %d history pages: %s' % (pages, err.strip()))

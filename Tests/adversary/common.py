@@ -350,6 +350,33 @@ def fake_requests(c, send, stop, answer=None):
                 send({"type": "snapshot", "seq": 1, "strokes": []})
             else: send({"type": "reply", "id": r.get("id"), "request": q})
 
+def render_against_history(prefix, page):
+    """`strokes render --socket` against a fake daemon whose `history` replies are
+    `page(n)` (n counts from 1): (pages answered, still running after 20 s, RSS in MB then,
+    exit status, standard error)."""
+    d = scratch_dir(prefix)
+    pages = [0]
+    def answer(r, send):
+        if r["request"] != "history": return False
+        pages[0] += 1
+        send(dict({"type": "reply", "id": r.get("id"), "request": "history"}, **page(pages[0])))
+        return True
+    FakeDaemon(d + '/fake.sock', lambda c, send, stop: fake_requests(c, send, stop, answer))
+    p = subprocess.Popen([BIN, 'render', '--socket', d + '/fake.sock', '-o', d + '/out.svg'],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    PROCS.append(p)
+    t0 = time.time()
+    while time.time() - t0 < 20 and p.poll() is None: time.sleep(0.5)
+    running = p.poll() is None
+    rss = proc_rss_kb(p.pid) // 1024 if running else 0
+    p.kill(); p.wait(timeout=5)
+    return pages[0], running, rss, p.returncode, p.stderr.read().decode(errors='replace')[:200]
+
+def history_stroke(i, points=50):
+    """An ended stroke `i` of `points` points, as a history page carries it."""
+    return {"stroke": i, "device": 1, "slot": 0, "trackingId": 1, "state": "ended",
+            "points": [{"time": i * 100 + j, "x": j, "y": j, "nx": j / 1000, "ny": j / 1000} for j in range(points)]}
+
 def proc_rss_kb(pid):
     """VmRSS of a process, in kB (0 once it is gone)."""
     try:
