@@ -20,27 +20,17 @@ public struct ConfigurationError: Error, CustomStringConvertible {
 extension DaemonConfiguration {
     /// Reads a configuration file; unknown keys and values of the wrong type are errors naming the key.
     public static func load(path: String) throws -> DaemonConfiguration {
-        let fd: Int32
-        do {
-            fd = try Syscall.retrying { FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) } }
+        let bytes: [UInt8]
+        do throws(SettingsFile.Failure) {
+            bytes = try SettingsFile.read(path, limit: maximumSize)
         } catch {
-            throw ConfigurationError(file: path, line: nil, message: "cannot open: \(error)")
-        }
-        defer { try? Syscall.closeDescriptor(fd) }  // read-only: a failed close loses nothing
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n: Int
-            do {
-                n = try Syscall.retrying { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
-            } catch {
-                throw ConfigurationError(file: path, line: nil, message: "cannot read: \(error)")
-            }
-            if n == 0 { break }
-            bytes += chunk[0..<n]
+            throw ConfigurationError(file: path, line: nil, message: "\(error)")
         }
         return try parse(String(decoding: bytes, as: UTF8.self), file: path)
     }
+
+    /// The largest configuration file read (a few kilobytes is a large one).
+    public static let maximumSize = 1 << 20
 
     public static func parse(_ text: String, file: String) throws -> DaemonConfiguration {
         let root: YAMLNode?
@@ -58,7 +48,7 @@ extension DaemonConfiguration {
             case "socket":
                 for (k, v) in try r.mapping(value, "socket") {
                     switch k {
-                    case "path": config.socketPath = try r.string(v, "socket.path")
+                    case "path": config.socketPath = try r.socketPath(v, "socket.path")
                     case "mode":
                         let s = try r.string(v, "socket.mode")
                         guard let mode = mode_t(s, radix: 8), mode <= 0o777 else {
@@ -66,12 +56,17 @@ extension DaemonConfiguration {
                         }
                         config.socketMode = mode
                     case "group":
-                        config.socketGroupConfigured = true
-                        if case .scalar(let s) = v, s.string.isEmpty || s.string == "~" || s.string == "null" {
-                            config.socketGroup = nil
-                        } else {
-                            config.socketGroup = try r.string(v, "socket.group")
+                        // Set here, it must work (docs/security.md): checked now, with its line,
+                        // rather than when the socket is bound.
+                        let group = try r.string(v, "socket.group")
+                        guard !group.isEmpty, group != "~", group != "null" else {
+                            throw r.error(v, "'socket.group' must name a group (leave it out to keep the daemon's own)")
                         }
+                        guard OwnedUnixSocket.resolveGroup(group) != nil else {
+                            throw r.error(v, "'socket.group': no group '\(group)' on this system")
+                        }
+                        config.socketGroupConfigured = true
+                        config.socketGroup = group
                     case "allowUids": config.allowUIDs = Set(try r.list(v, "socket.allowUids").map { try r.uint32($0, "socket.allowUids") })
                     case "allowGids": config.allowGIDs = Set(try r.list(v, "socket.allowGids").map { try r.uint32($0, "socket.allowGids") })
                     default: throw r.unknown(v, "socket.\(k)")
@@ -154,7 +149,7 @@ extension DaemonConfiguration {
                 }
             case "noTouchArbitration":
                 config.noTouchArbitration = try r.list(value, "noTouchArbitration").map { try r.string($0, "noTouchArbitration[]") }
-            case "http": config.http = try r.http(value)
+            case "http": config.http = try r.http(value, tokenLine: &config.httpTokenLine)
             default: throw r.unknown(value, key)
             }
         }
@@ -189,6 +184,17 @@ private struct ConfigReader {
     func string(_ node: YAMLNode, _ key: String) throws -> String {
         guard case .scalar(let s) = node else { throw error(node, "'\(key)' must be a string") }
         return s.string
+    }
+
+    /// A path a Unix socket can be bound at: a file name (not empty, no trailing `/`) that fits
+    /// in `sockaddr_un`.
+    func socketPath(_ node: YAMLNode, _ key: String) throws -> String {
+        let path = try string(node, key)
+        guard !path.isEmpty, !path.hasSuffix("/") else { throw error(node, "'\(key)' must name a file (it is empty, or ends with '/')") }
+        guard path.utf8.count <= UnixSocketAddress.maxPathLength else {
+            throw error(node, "'\(key)' is \(path.utf8.count) bytes long; a Unix socket path holds at most \(UnixSocketAddress.maxPathLength)")
+        }
+        return path
     }
 
     func bool(_ node: YAMLNode, _ key: String) throws -> Bool {
@@ -258,7 +264,7 @@ private struct ConfigReader {
     }
 
     /// `http:`: a mapping turns the listener on (`enabled: false` keeps it off), as does `true`.
-    func http(_ node: YAMLNode) throws -> HTTPConfiguration? {
+    func http(_ node: YAMLNode, tokenLine: inout Int?) throws -> HTTPConfiguration? {
         if case .scalar = node { return try bool(node, "http") ? HTTPConfiguration() : nil }
         var http = HTTPConfiguration()
         var enabled = true
@@ -269,8 +275,11 @@ private struct ConfigReader {
                 guard let listen = HTTPConfiguration.Listen(try string(v, "http.listen")) else {
                     throw error(v, "'http.listen' must be HOST:PORT (127.0.0.1:7780, [::1]:7780) or an absolute Unix socket path")
                 }
+                if case .unix = listen { _ = try socketPath(v, "http.listen") }
                 http.listen = listen
-            case "token": http.tokenFile = try string(v, "http.token")
+            case "token":
+                http.tokenFile = try string(v, "http.token")
+                tokenLine = v.mark.line
             case "allowOrigins": http.allowOrigins = try list(v, "http.allowOrigins").map { try string($0, "http.allowOrigins") }
             case "maxConnections": http.maxConnections = try int(v, "http.maxConnections", min: 1)
             default: throw unknown(v, "http.\(k)")

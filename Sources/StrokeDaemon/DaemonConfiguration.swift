@@ -75,6 +75,9 @@ public struct DaemonConfiguration: Sendable {
 
     /// The HTTP listener (`http:`); nil: off, the default.
     public var http: HTTPConfiguration?
+    /// The line of `http.token` in the file, for the message when the token cannot be read at
+    /// start (`HTTPConfiguration.readToken`; not read while parsing, which touches no file).
+    public var httpTokenLine: Int?
 
     /// Calibration for the devices a selector matches (the first matching entry applies).
     public struct DeviceCalibration: Sendable {

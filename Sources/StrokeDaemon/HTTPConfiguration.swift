@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// The optional HTTP listener (`http:` in the configuration, `--http` on the command line; served
 /// by `StrokeHTTP`): the browser page, Server-Sent Events, WebSocket and JSON endpoints
 /// (docs/protocol.md, "HTTP, SSE and WebSocket"). Off unless configured.
@@ -64,5 +66,31 @@ public struct HTTPConfiguration: Hashable, Sendable {
                 + "or listen on a loopback address (127.0.0.1:PORT) or a Unix socket path"
         }
         return nil
+    }
+}
+
+extension HTTPConfiguration {
+    /// Why a token file is refused.
+    public struct TokenError: Error {
+        public var message: String
+    }
+
+    /// The token: the file's contents without surrounding whitespace, 1 to 4096 printable ASCII
+    /// bytes. Read when the configuration is (so that a missing or empty file is a configuration
+    /// error with its line) and again when the listener starts.
+    public static func readToken(_ path: String) throws(TokenError) -> [UInt8] {
+        let bytes: [UInt8]
+        do throws(SettingsFile.Failure) {
+            bytes = try SettingsFile.read(path, limit: 8192)
+        } catch {
+            throw TokenError(message: "\(error)")
+        }
+        func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        let token = Array(bytes.drop(while: space).reversed().drop(while: space).reversed())
+        guard !token.isEmpty, token.count <= 4096 else { throw TokenError(message: "must hold one token (1 to 4096 bytes)") }
+        guard token.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw TokenError(message: "the token must be printable ASCII without spaces")
+        }
+        return token
     }
 }

@@ -153,8 +153,10 @@ extension OwnedUnixSocket {
         }
     }
 
+    /// The group `name` (a name or a number) names, if this system has it. `gid_t.max` is not a
+    /// group: to `chown` it means "leave the group as it is".
     static func resolveGroup(_ name: String) -> gid_t? {
-        if let n = gid_t(name) { return n }
+        if let n = gid_t(name) { return n < gid_t.max && getgrgid(n) != nil ? n : nil }
         guard let entry = getgrnam(name) else { return nil }
         return entry.pointee.gr_gid
     }

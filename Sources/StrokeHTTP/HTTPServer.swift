@@ -143,34 +143,12 @@ public final class HTTPServer: Sendable {
         try channel.pipeline.syncOperations.addHandler(router, name: routerName)
     }
 
-    /// The token: the file's contents without surrounding whitespace; it must not be empty.
     static func readToken(_ path: String) throws -> [UInt8] {
-        let fd: Int32
-        do {
-            fd = try Syscall.retrying { FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) } }
+        do throws(HTTPConfiguration.TokenError) {
+            return try HTTPConfiguration.readToken(path)
         } catch {
-            throw HTTPServerError.token(path, "cannot open: \(error)")
+            throw HTTPServerError.token(path, error.message)
         }
-        defer { try? Syscall.closeDescriptor(fd) }  // read-only: a failed close loses nothing
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count <= 4096 {
-            let n: Int
-            do {
-                n = try Syscall.retrying { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
-            } catch {
-                throw HTTPServerError.token(path, "cannot read: \(error)")
-            }
-            if n == 0 { break }
-            bytes += chunk[0..<n]
-        }
-        func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
-        let token = Array(bytes.drop(while: space).reversed().drop(while: space).reversed())
-        guard !token.isEmpty, token.count <= 4096 else { throw HTTPServerError.token(path, "must hold one token (1 to 4096 bytes)") }
-        guard token.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw HTTPServerError.token(path, "the token must be printable ASCII without spaces")
-        }
-        return token
     }
 
     /// Stops accepting (connected clients stay: the daemon's shutdown ends them).

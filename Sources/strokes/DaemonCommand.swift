@@ -75,6 +75,17 @@ struct DaemonCommand: AsyncParsableCommand {
             printError(problem)
             throw ExitCode(78)  // EX_CONFIG
         }
+        // Read now, so that a missing or empty token is a configuration error with its line, as
+        // every other value is (the listener reads it again as it starts).
+        if let token = configuration.http?.tokenFile {
+            do throws(HTTPConfiguration.TokenError) {
+                _ = try HTTPConfiguration.readToken(token)
+            } catch {
+                let place = file.map { "\($0.path)\(configuration.httpTokenLine.map { ":\($0)" } ?? "")" } ?? "http.token"
+                printError("\(place): 'http.token' \(token): \(error.message)")
+                throw ExitCode(78)  // EX_CONFIG
+            }
+        }
 
         let level = Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in

@@ -82,20 +82,10 @@ struct GesturesCommand: AsyncParsableCommand {
 
     /// The file's text, or a configuration error naming it.
     static func read(_ path: String) throws -> String {
-        do {
-            let fd = try FileDescriptor.open(FileName.withCString(path) { FilePath(platformString: $0) }, .readOnly, options: .closeOnExec)
-            defer { try? fd.close() }
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 1 << 14)
-            while true {
-                let n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0, retryOnInterrupt: true) }
-                if n == 0 { break }
-                bytes += chunk[0..<n]
-                if bytes.count > 1 << 20 { throw GestureActionConfigurationError(file: path, line: nil, message: "larger than 1 MiB") }
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        } catch let error as Errno {
-            throw GestureActionConfigurationError(file: path, line: nil, message: "cannot read: \(error)")
+        do throws(SettingsFile.Failure) {
+            return String(decoding: try SettingsFile.read(path, limit: 1 << 20), as: UTF8.self)
+        } catch {
+            throw GestureActionConfigurationError(file: path, line: nil, message: "\(error)")
         }
     }
 }

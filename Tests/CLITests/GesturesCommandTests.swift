@@ -230,7 +230,7 @@ import Glibc
         #expect(r.stderr.contains("\(dir)/g.yaml:3: unknown key 'fingres' in a rule"), "\(r.stderr)")
         let missing = try CLI.run(["gestures", "--config", dir + "/nothing.yaml"])
         #expect(missing.status == 78)
-        #expect(missing.stderr.contains("\(dir)/nothing.yaml: cannot read:"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("\(dir)/nothing.yaml: cannot open:"), "\(missing.stderr)")
     }
 
     @Test func checkListsTheRulesOfTheDefaultFile() throws {

@@ -127,4 +127,38 @@ import Testing
         new.touchJumps = try DaemonConfiguration.parse("touchJumps: [{match: 'name:Y', threshold: off}]\n", file: "t.yaml").touchJumps
         #expect(DaemonConfiguration.restartKeysChanged(from: old, to: new) == ["touchJumps", "noTouchArbitration"])
     }
+
+    /// Values that only fail when the socket is bound are refused with their line: exit 78 and
+    /// `file:line`, not a failure to run (exit 1) naming neither.
+    @Test func socketValuesThatCannotWorkAreRefusedWithTheirLine() {
+        let cases: [(String, String)] = [
+            ("socket:\n  group: \"\"\n", "t.yaml:2: 'socket.group' must name a group"),
+            ("socket:\n  group: 4294967295\n", "t.yaml:2: 'socket.group': no group '4294967295' on this system"),
+            ("socket:\n  group: strokes-no-such-group\n", "t.yaml:2: 'socket.group': no group 'strokes-no-such-group'"),
+            ("socket:\n  path: \"\"\n", "t.yaml:2: 'socket.path' must name a file"),
+            ("socket:\n  path: /tmp/\n", "t.yaml:2: 'socket.path' must name a file"),
+            ("socket:\n  path: /tmp/\(String(repeating: "x", count: 120))\n", "t.yaml:2: 'socket.path' is 125 bytes long; a Unix socket path holds at most 107"),
+            ("http:\n  listen: /tmp/\(String(repeating: "x", count: 120))\n", "t.yaml:2: 'http.listen' is 125 bytes long"),
+        ]
+        for (text, expected) in cases {
+            #expect {
+                _ = try DaemonConfiguration.parse(text, file: "t.yaml")
+            } throws: { error in
+                "\(error)".hasPrefix(expected)
+            }
+        }
+    }
+
+    /// A configuration file is a regular file: a FIFO is refused at once (reading one without a
+    /// writer, on reload, blocked the event loop for good).
+    @Test func aFIFOIsRefusedWithoutBlocking() throws {
+        let path = NSTemporaryDirectory() + "strokes-config-fifo-\(UUID().uuidString.prefix(8))"
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        #expect {
+            _ = try DaemonConfiguration.load(path: path)
+        } throws: { error in
+            "\(error)" == "\(path): not a regular file (a FIFO)"
+        }
+    }
 }
