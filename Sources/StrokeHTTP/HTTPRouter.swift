@@ -34,6 +34,12 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
     private var paced = false
 
     private let refusals: RefusalLog
+    /// Closes the connection unless a whole request head has come by then: from the connection's
+    /// start and from each answer on. A connection that sends nothing, or a byte now and then,
+    /// held a descriptor and a place under `maxConnections` for good (an adversary's finding: a
+    /// few thousand of them kept the clients' socket from accepting).
+    private var headDeadline: Scheduled<Void>?
+    static let headTimeout = TimeAmount.seconds(10)
 
     init(daemon: Daemon, access: HTTPAccess, refusing: Bool, refusals: RefusalLog) {
         self.daemon = daemon
@@ -42,10 +48,34 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
         self.refusals = refusals
     }
 
+    func channelActive(context: ChannelHandlerContext) {
+        awaitHead(context)
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        headDeadline?.cancel()  // upgraded to WebSocket: its reads are its own
+        headDeadline = nil
+    }
+
+    /// Starts the time a request head may take (`headDeadline`).
+    private func awaitHead(_ context: ChannelHandlerContext) {
+        headDeadline?.cancel()
+        let bound = context.loopBound
+        headDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: Self.headTimeout) {
+            self.headDeadline = nil
+            guard !self.streaming, self.head == nil, self.waiting == nil else { return }
+            bound.value.close(promise: nil)
+        }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !streaming else { return }
         switch unwrapInboundIn(data) {
-        case .head(let h): head = h
+        case .head(let h):
+            head = h
+            headDeadline?.cancel()
+            headDeadline = nil
         case .body: break  // a GET has none; any other method is refused without reading it
         case .end:
             guard let h = head else { return }
@@ -165,6 +195,8 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
         ])
         context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: .ok, headers: headers))), promise: nil)
         streaming = true
+        headDeadline?.cancel()
+        headDeadline = nil
         do {
             // The encoder first: the client handler greets the client as soon as it is added.
             let encoder = SSEEncoder()
@@ -216,6 +248,9 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
         if !keepAlive {
             let bound = context.loopBound
             done.whenComplete { _ in bound.value.close(promise: nil) }
+        } else {
+            // From when the answer is written whole: a slow reader of a long one is not cut off.
+            done.assumeIsolated().whenSuccess { _ in self.awaitHead(context) }
         }
     }
 

@@ -107,6 +107,11 @@ public final class HTTPServer: Sendable {
     private static func configure(
         _ channel: Channel, daemon: Daemon, access: HTTPAccess, refusing: Bool, maxFrameSize: Int, refusals: RefusalLog
     ) throws {
+        if refusing {
+            // Answered and closed at once, without waiting for a request: connections past the
+            // cap that send nothing held their descriptors for good.
+            return try channel.pipeline.syncOperations.addHandler(RefuseOverCapacity(refusals: refusals))
+        }
         let router = HTTPRouter(daemon: daemon, access: access, refusing: refusing, refusals: refusals)
         let routerName = "strokes.router"
         let upgrader = NIOWebSocketServerUpgrader(
