@@ -74,6 +74,9 @@ final class ClientConnection {
     let id: UInt64
     let channel: Channel
     var peer: PeerCredentials?
+    /// Its supplementary groups (`SO_PEERGROUPS`), when read: what the allow-lists are checked
+    /// against again on reload.
+    var groups: Set<UInt32>?
     var subscription: ClientRequest.Subscription? {
         didSet {
             typeFilter = TypeFilter(subscription?.events)

@@ -125,8 +125,9 @@ public final class Daemon: Sendable {
     }
 
     /// Applies what a configuration reload (SIGHUP) may change while running: queue limits (for
-    /// every client, from its next message), the line limit and the allow-lists (for the next
-    /// request and connection), and each device's calibration (for points from now on). The
+    /// every client, from its next message), the line limit (for the next request), the
+    /// allow-lists (for the next connection, and connected clients they no longer admit are
+    /// disconnected: `forbidden`), and each device's calibration (for points from now on). The
     /// history and resume sizes keep their start values.
     public func reload(settings new: Settings, calibration: (DeviceInfo) -> Calibration) {
         var s = new
@@ -138,6 +139,15 @@ public final class Daemon: Sendable {
                 mergeAfter: s.queue.mergeAfter, disconnectAfter: s.queue.disconnectAfter, byteLimit: s.queue.disconnectAfterBytes)
         }
         for info in hub.deviceInfos { hub.setCalibration(info.id, calibration(info)) }
+        // The allow-lists apply to connected clients too: a peer they no longer admit goes.
+        for client in clients.values {
+            guard let peer = client.peer, !Daemon.allowed(peer, groups: client.groups, uids: s.allowUIDs, gids: s.allowGIDs)
+            else { continue }
+            client.logger.warning("client disconnected: no longer in the allow-list", metadata: ["peer": "\(peer)"])
+            client.queue.removeAll()
+            _ = client.enqueue(.line(ProtocolError(.forbidden, "uid \(peer.uid) / gid \(peer.gid) may no longer connect", id: nil).json))
+            disconnect(client, reason: "forbidden", drain: true)
+        }
     }
 
     // MARK: Sources
@@ -271,6 +281,7 @@ public final class Daemon: Sendable {
         client.pacing = settings.requestPacing
         _state.value.nextClient += 1
         client.peer = peer
+        client.groups = groups
         client.logger.info("client connected", metadata: ["peer": "\(peer.map(\.description) ?? "unknown")"])
         if let peer, !Daemon.allowed(peer, groups: groups, uids: settings.allowUIDs, gids: settings.allowGIDs) {
             client.logger.warning("client refused: not in the allow-list", metadata: ["peer": "\(peer)"])

@@ -13,6 +13,9 @@ public struct Goodbye: Codable, Sendable, Hashable {
         case lineTooLong
         /// The client shut down its sending side without subscribing.
         case clientClosed
+        /// A configuration reload took the client off the allow-lists (an `error` `forbidden`
+        /// came first); connecting again is refused the same way.
+        case forbidden
         case unknown(String)
 
         public init(rawValue: String) {
@@ -21,6 +24,7 @@ public struct Goodbye: Codable, Sendable, Hashable {
             case "slowClient": self = .slowClient
             case "lineTooLong": self = .lineTooLong
             case "clientClosed": self = .clientClosed
+            case "forbidden": self = .forbidden
             default: self = .unknown(rawValue)
             }
         }
@@ -31,6 +35,7 @@ public struct Goodbye: Codable, Sendable, Hashable {
             case .slowClient: "slowClient"
             case .lineTooLong: "lineTooLong"
             case .clientClosed: "clientClosed"
+            case .forbidden: "forbidden"
             case .unknown(let name): name
             }
         }
