@@ -114,6 +114,11 @@ public struct ClientQueue<Message: Sendable>: Sendable {
     /// Forgets the key's mergeable message (a stroke that ended): nothing more of it follows.
     public mutating func finished(_ key: MergeKey) { lastByKey[key] = nil }
 
+    /// Nothing queued so far is merged into from now on: a reply that states a sequence number
+    /// (`subscribe`, `unsubscribe`) and a snapshot come next, and a later move merged into a move
+    /// before them would be counted on the wrong side of their number.
+    public mutating func sealMerges() { lastByKey.removeAll(keepingCapacity: true) }
+
     public mutating func dequeue() -> Entry? {
         while head < entries.count {
             let e = entries[head]

@@ -30,6 +30,7 @@ extension Daemon {
             }
             client.subscription = nil
             updateGestureSubscribers()
+            client.queue.sealMerges()
             var reply = JSONWriter()
             reply.field("type", "reply")
             reply.raw("id", request.id)
@@ -83,6 +84,7 @@ extension Daemon {
     private func subscribe(_ client: ClientConnection, _ sub: ClientRequest.Subscription, reply: inout JSONWriter) {
         client.subscription = sub
         updateGestureSubscribers()
+        client.queue.sealMerges()
         var resumed: [Broadcast]?
         if let after = sub.resumeAfter { resumed = hub.resume(after: after) }
         reply.field("seq", hub.seq)
@@ -153,13 +155,17 @@ extension Daemon {
             reply.field("missed", Int(min(first, end) - next))
             next = first
         }
+        // A page is also kept within the strokes' budget (half a client's byte limit), as one
+        // stroke is: a page of several full-size strokes did not fit an empty queue, and every
+        // `history` request of such a client ended in `goodbye`.
+        let pageBytes = min(settings.historyPageBytes, strokesBudget)
         var out = "["
         var written = 0
         while next < end {
             let s = kept[Int(next - first)]
             if wanted(s), let geometry = hub.tracker.geometry(of: s.device) {
                 let json = Stroke.jsonObjects([(s.stroke, geometry)], budget: strokesBudget)[0]
-                if written > 0 && out.utf8.count + json.utf8.count + 1 > settings.historyPageBytes { break }
+                if written > 0 && out.utf8.count + json.utf8.count + 1 > pageBytes { break }
                 if written > 0 { out.append(",") }
                 out.append(json)
                 written += 1

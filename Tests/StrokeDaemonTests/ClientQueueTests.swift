@@ -32,6 +32,21 @@ import Testing
         #expect(q.mergedTotal == 2)
     }
 
+    /// A move after a new subscription's reply and snapshot is not merged into one queued before
+    /// them: its `merged` would count moves numbered before the snapshot's `seq`.
+    @Test func aMoveIsNotMergedAcrossASealedPoint() {
+        var q = ClientQueue<String>(mergeThreshold: 2, disconnectThreshold: 20)
+        _ = q.enqueue("m1a", mergeKey: s1, bytes: 1)
+        _ = q.enqueue("m2a", mergeKey: s2, bytes: 1)
+        #expect(q.enqueue("m1b", mergeKey: s1, bytes: 1) == .merged)
+        q.sealMerges()
+        _ = q.enqueue("reply", mergeKey: nil, bytes: 1)
+        _ = q.enqueue("snapshot", mergeKey: nil, bytes: 1)
+        #expect(q.enqueue("m1c", mergeKey: s1, bytes: 1) == .queued)
+        #expect(q.enqueue("m1d", mergeKey: s1, bytes: 1) == .merged)
+        #expect(drain(&q) == ["m2a", "m1b+1", "reply", "snapshot", "m1d+1"])
+    }
+
     @Test func beganEndedAndRepliesAreNeverMergedOnlyOverflow() {
         var q = ClientQueue<String>(mergeThreshold: 2, disconnectThreshold: 4)
         for i in 0..<4 { #expect(q.enqueue("e\(i)", mergeKey: nil, bytes: 1) == .queued) }
