@@ -92,7 +92,17 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
     /// Hands the complete lines in `pending` to the daemon until they run out or the client must
     /// wait for its pacing.
     private func handleLines(_ context: ChannelHandlerContext, _ client: ClientConnection) {
-        while let (line, length) = nextLine() {
+        while pending != nil {
+            // Replies wait for room as well as for pacing: a client that sent many requests at
+            // once got their replies (up to the 8 MiB burst) queued faster than its socket
+            // drained them, past its byte limit, and was cut off as slow while it read at full
+            // speed. So the next request is read once what is held for it is under a quarter of
+            // the limit (where merging starts), and a reply of at most half of it fits.
+            if client.currentHeldBytes() > client.queue.byteLimit / 4 {
+                waitForRoom(context, client)
+                return
+            }
+            guard let (line, length) = nextLine() else { break }
             guard length <= daemon.settings.maxLineLength else {
                 tooLong(client)
                 return
@@ -114,6 +124,12 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
         }
         if let pending, pending.readableBytes > daemon.settings.maxLineLength { tooLong(client) }
         if inputClosed { inputDone(client) }
+    }
+
+    /// Stops reading the socket until the client has taken what is held for it down to a quarter
+    /// of its limit (looked at every 10 ms: only while it is behind), then goes on.
+    private func waitForRoom(_ context: ChannelHandlerContext, _ client: ClientConnection) {
+        pace(context, client, for: .milliseconds(10))
     }
 
     /// Stops reading the socket for `wait`, then answers the lines read meanwhile and reads on.
