@@ -84,7 +84,7 @@ extension StallTests {
         var settings = Daemon.Settings()
         settings.queue = QueueLimits(
             mergeAfter: 100_000, disconnectAfter: 200_000, disconnectAfterBytes: 1 << 30, totalBytes: 1 << 30,
-            disconnectAfterStall: .seconds(4))
+            disconnectAfterStall: .seconds(6))
         let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings, looping: true)
         let slow = try d.connect()
         _ = try slow.subscribe()
@@ -95,12 +95,12 @@ extension StallTests {
         // ~100 KB (an AF_UNIX skb): at 2 KiB every 50 ms that was ~2.5 s per freed write, the
         // progress the stall rule counts, and a loaded machine (CI's kernel tests alongside)
         // stretched it past the 3 s stall time. At 8 KiB a write is freed every ~0.6 s; the stall
-        // time is 4 s (a full `swift test` on two cores once paused it past 3 s) and the client
-        // reads for 7 s, so a rule that cut a reading client would still cut it here.
+        // time is 6 s (a full `swift test` on two cores paused it past 3 s, and once past 4 s)
+        // and the client reads for 9 s, so a rule that cut a reading client would still cut it.
         var buffer = [UInt8](repeating: 0, count: 8192)
         var read = 0
         var tail: [UInt8] = []
-        for _ in 0..<140 {  // 7 s, while the stream goes on
+        for _ in 0..<180 {  // 9 s, while the stream goes on
             let n = recv(slow.socket.fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
             if n > 0 {
                 read += n
