@@ -17,11 +17,12 @@ import Glibc
 public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
     public typealias InboundIn = ByteBuffer
 
-    /// An inbound user event: input the client sent that is no request (a WebSocket binary frame),
-    /// answered with this error, the connection kept.
-    public struct RejectedInput: Sendable {
-        public var error: ProtocolError
-        public init(_ error: ProtocolError) { self.error = error }
+    /// An inbound user event: control frames the connection's framing answered itself (WebSocket
+    /// pings), charged against the client's pacing as requests are: a flood of them answered at
+    /// full speed kept the event loop from the other clients.
+    public struct ControlFrames: Sendable {
+        public var count: Int
+        public init(count: Int) { self.count = count }
     }
 
     private let daemon: Daemon
@@ -165,8 +166,11 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     public func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let rejected = event as? RejectedInput {
-            if let client, !client.closing { daemon.send(rejected.error.json, to: client) }
+        if let frames = event as? ControlFrames {
+            guard let client, !client.closing else { return }
+            for _ in 0..<frames.count {
+                if let wait = client.pacing.charge(0, at: .now()), !paced { pace(context, client, for: wait) }
+            }
             return
         }
         // The client shut down its writing side: a subscriber goes on receiving (`nc -N` style

@@ -10,7 +10,10 @@ import StrokeProtocol
 /// - a text frame in becomes one request line (its raw newlines, which JSON allows only as
 ///   whitespace, become spaces, so one frame is one request however it is laid out);
 /// - each line out (a `ByteBuffer` ending in its newline) becomes one text frame without it;
-/// - a binary frame is answered with the protocol's `invalidJSON` error; a ping with a pong; a
+/// - a binary frame closes the connection with 1003 (RFC 6455 §7.4.1: data it cannot accept;
+///   answering each with an error let a flood of them keep the event loop from the other
+///   clients); a ping gets its pong, written at once and flushed when the read is done, and the
+///   pings count against the connection's pacing (`ClientHandler.ControlFrames`); a
 ///   close with a close, then the connection closes; closing from this side sends a close frame
 ///   first (1000, after the daemon's `goodbye`).
 final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
@@ -20,6 +23,8 @@ final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = WebSocketFrame
 
     private var closeSent = false
+    /// Pongs written since the last flush (`channelReadComplete` flushes them together).
+    private var pongsUnflushed = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
@@ -34,11 +39,13 @@ final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
             line.writeInteger(UInt8(ascii: "\n"))
             context.fireChannelRead(wrapInboundOut(line))
         case .binary:
-            let error = ProtocolError(.invalidJSON, "requests are JSON text frames, not binary frames", id: nil)
-            context.fireUserInboundEventTriggered(ClientHandler.RejectedInput(error))
+            var code = context.channel.allocator.buffer(capacity: 2)
+            code.write(webSocketErrorCode: .unacceptableData)
+            sendClose(context, data: code)
         case .ping:
-            let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
-            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+            context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+            pongsUnflushed = true
+            context.fireUserInboundEventTriggered(ClientHandler.ControlFrames(count: 1))
         case .connectionClose:
             // Echo the close (its status code only), then close the connection.
             var data = frame.unmaskedData
@@ -48,6 +55,14 @@ final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
             // pong, and continuation frames (the aggregator already joined those): nothing to do.
             break
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if pongsUnflushed {
+            pongsUnflushed = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
