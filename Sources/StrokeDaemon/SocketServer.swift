@@ -71,6 +71,12 @@ public final class SocketServer: Sendable {
             throw SocketServerError.system("the socket systemd passed (fd 3)", error)
         }
         if let fd = passed {
+            // Only what strokes.socket passes: a listening Unix stream socket. A TCP socket (a
+            // unit's `ListenStream=PORT`) would serve every stroke to the network with no check of
+            // who connects (peers have no credentials there); anything else cannot be served.
+            if let problem = SystemdActivation.problem(withListeningSocket: fd) {
+                throw SocketServerError.passedSocket(problem)
+            }
             logger.info("using the socket systemd passed", metadata: ["fd": "\(fd)"])
             let channel = try await bootstrap.withBoundSocket(fd).get()
             return SocketServer(channel: channel, owned: nil, daemon: daemon, logger: logger)
@@ -137,6 +143,8 @@ public enum SocketServerError: Error, CustomStringConvertible {
     case notASocket(String)
     /// The path is empty or ends with `/`.
     case notAFileName(String)
+    /// What systemd passed (fd 3) is not a listening Unix stream socket: why.
+    case passedSocket(String)
 
     public var description: String {
         switch self {
@@ -147,6 +155,7 @@ public enum SocketServerError: Error, CustomStringConvertible {
         case .notAFileName(let p): return "socket path '\(p)' names no file (empty, or a directory: it ends with '/')"
         case .system(let what, let e): return "\(what): \(e)"
         case .pathTooLong(let e): return "\(e)"
+        case .passedSocket(let why): return "the socket systemd passed (fd 3) \(why); strokes.socket passes a Unix stream socket (ListenStream=PATH)"
         }
     }
 }

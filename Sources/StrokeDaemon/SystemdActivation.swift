@@ -25,6 +25,25 @@ public enum SystemdActivation {
         return fd
     }
 
+    /// Why `fd` is not a listening Unix stream socket, or nil when it is.
+    public static func problem(withListeningSocket fd: Int32) -> String? {
+        func option(_ name: Int32) -> Int32? {
+            var value: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            return getsockopt(fd, SOL_SOCKET, name, &value, &length) == 0 ? value : nil
+        }
+        guard let domain = option(SO_DOMAIN), let type = option(SO_TYPE) else {
+            return "is not a socket (\(Errno(rawValue: errno)))"
+        }
+        guard domain == AF_UNIX else {
+            let name = domain == AF_INET ? "AF_INET" : domain == AF_INET6 ? "AF_INET6" : "domain \(domain)"
+            return "is an \(name) socket, not a Unix one: its peers could not be told apart"
+        }
+        guard type == Int32(SOCK_STREAM.rawValue) else { return "is not a stream socket (type \(type))" }
+        guard option(SO_ACCEPTCONN) == 1 else { return "is not listening" }
+        return nil
+    }
+
     /// Sends a state string (`READY=1`, `STOPPING=1`, `WATCHDOG=1`, `STATUS=…`) to
     /// `$NOTIFY_SOCKET`; does nothing when it is unset. Returns whether it was sent.
     @discardableResult

@@ -111,6 +111,7 @@ struct DaemonCommand: AsyncParsableCommand {
         } catch let error as SocketServerError {
             logger.critical("cannot run: \(error)")
             if case .inUse = error { throw Exit.unavailable }  // 69: the socket belongs to another daemon
+            if case .passedSocket = error { throw ExitCode(78) }  // EX_CONFIG: the socket unit's
             throw ExitCode(1)
         } catch let error as HTTPServerError {
             logger.critical("cannot run: \(error)")
