@@ -327,6 +327,11 @@ private struct ConfigReader {
             case "matrix":
                 let values = try list(v, "calibration.matrix").map { try double($0, "calibration.matrix") }
                 guard values.count == 6 else { throw error(v, "'calibration.matrix' must have 6 numbers (a b c d e f)") }
+                // Bounded, so that every calibrated coordinate stays finite and writable with its
+                // six decimals: 1e308 gave `"nx":null`. A real screen's entries are near 0 and 1.
+                guard values.allSatisfy({ abs($0) <= 1000 }) else {
+                    throw error(v, "'calibration.matrix' entries must be between -1000 and 1000")
+                }
                 matrix = Calibration(matrix: values)
             default: throw unknown(v, "calibration.\(k)")
             }

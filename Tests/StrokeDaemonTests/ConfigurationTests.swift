@@ -139,6 +139,8 @@ import Testing
             ("socket:\n  path: /tmp/\n", "t.yaml:2: 'socket.path' must name a file"),
             ("socket:\n  path: /tmp/\(String(repeating: "x", count: 120))\n", "t.yaml:2: 'socket.path' is 125 bytes long; a Unix socket path holds at most 107"),
             ("http:\n  listen: /tmp/\(String(repeating: "x", count: 120))\n", "t.yaml:2: 'http.listen' is 125 bytes long"),
+            // Not a socket value, refused the same way: 1e308 made `"nx":null`.
+            ("calibration:\n  - {match: \"name:X\", matrix: [1e308, 0, 0, 0, 1, 0]}\n", "t.yaml:2: 'calibration.matrix' entries must be between -1000 and 1000"),
         ]
         for (text, expected) in cases {
             #expect {
