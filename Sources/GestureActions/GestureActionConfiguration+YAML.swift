@@ -164,11 +164,15 @@ private struct Reader {
                 }
                 let argv = try list(value, "run").map { (n) throws(GestureActionConfigurationError) in try scalar(n, "run") }
                 guard let first = argv.first, !first.isEmpty else { throw error(value, "'run' needs a program to run first") }
+                // An argument ends at its first NUL on its way to the program: "a\0; b" would run
+                // as "a" while --check listed it whole.
+                guard !argv.contains(where: { $0.utf8.contains(0) }) else { throw error(value, "'run' arguments cannot hold a NUL character") }
                 action = .run(argv)
             case "shell":
                 guard action == nil else { throw error(entry.key, "give 'run' or 'shell', not both") }
                 let line = try scalar(value, "shell")
                 guard !line.isEmpty else { throw error(value, "'shell' must not be empty") }
+                guard !line.utf8.contains(0) else { throw error(value, "'shell' cannot hold a NUL character") }
                 action = .shell(line)
             default:
                 throw error(entry.key, "unknown key '\(key)' in a rule (config/gestures.yaml lists every key)")

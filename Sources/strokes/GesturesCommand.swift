@@ -1,6 +1,7 @@
 import ArgumentParser
 import SystemSupport
 import GestureActions
+import InputCore
 import StrokeClient
 import SystemPackage
 
@@ -56,10 +57,12 @@ struct GesturesCommand: AsyncParsableCommand {
         }
         if check {
             var out = OutputBuffer()
-            out.line("\(path): \(configuration.rules.count) rule(s)")
+            // Escaped as everything from a file is on a terminal: a shared gestures.yaml could
+            // otherwise recolour it, or show a rule reversed, while it is being checked.
+            out.line(terminalSafe("\(path): \(configuration.rules.count) rule(s)"))
             for rule in configuration.rules {
                 let argv = PlannedCommand.json(rule.action.argv)
-                out.line("  \(rule.name): \(rule.match.kind.rawValue) \(rule.match.phase.rawValue) → \(argv)")
+                out.line(terminalSafe("  \(rule.name): \(rule.match.kind.rawValue) \(rule.match.phase.rawValue) → \(argv)"))
             }
             out.flush()
             return

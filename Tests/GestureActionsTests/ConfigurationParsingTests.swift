@@ -138,6 +138,8 @@ import Testing
         ("rules:\n  - kind: tap\n    maxPerSecond: 0\n    run: [x]\n", "g.yaml:3: 'maxPerSecond' must be an integer from 1 to 1000"),
         ("rules:\n  - kind: tap\n    every: 1s\n    maxPerSecond: 2\n    run: [x]\n", "g.yaml:4: give 'every' or 'maxPerSecond', not both"),
         ("every: 1s\nmaxPerSecond: 2\n", "g.yaml:2: give 'every' or 'maxPerSecond', not both"),
+        ("rules:\n  - kind: tap\n    run: [\"safe\\0; rm -rf x\"]\n", "g.yaml:3: 'run' arguments cannot hold a NUL character"),
+        ("rules:\n  - kind: tap\n    shell: \"a\\0b\"\n", "g.yaml:3: 'shell' cannot hold a NUL character"),
         ("maxRunning: 0\n", "g.yaml:1: 'maxRunning' must be an integer from 1 to 1024"),
         ("rules:\n  - kind: tap\n    run: xdotool click 3\n", "g.yaml:3: 'run' must be a list of arguments, such as [wtype, -k, Left] (for a shell command line, use 'shell')"),
         ("rules:\n  - kind: tap\n    run: []\n", "g.yaml:3: 'run' needs a program to run first"),
