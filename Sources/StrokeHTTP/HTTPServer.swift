@@ -118,7 +118,7 @@ public final class HTTPServer: Sendable {
             maxFrameSize: maxFrameSize, automaticErrorHandling: true,
             shouldUpgrade: { channel, head in
                 let target = RequestTarget(head.uri)
-                guard !refusing, target.path == "/ws", HTTPRouter.repeatedAccessHeader(head) == nil,
+                guard !refusing, target.path == "/ws", HTTPServer.isValidUpgrade(head), HTTPRouter.repeatedAccessHeader(head) == nil,
                     HTTPRouter.check(access, head, target, needsToken: true) == nil
                 else {
                     return channel.eventLoop.makeSucceededFuture(nil)
@@ -146,6 +146,31 @@ public final class HTTPServer: Sendable {
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
         try channel.pipeline.syncOperations.addHandler(router, name: routerName)
+    }
+
+    /// What NIO's upgrader leaves unchecked of a WebSocket opening handshake (RFC 6455 §4.2.1):
+    /// HTTP/1.1 or later, `Connection` with the `upgrade` token, and a `Sec-WebSocket-Key` that is
+    /// 16 bytes in base64. Anything else is not an upgrade: the router answers it (426).
+    static func isValidUpgrade(_ head: HTTPRequestHead) -> Bool {
+        guard head.version.major == 1, head.version.minor >= 1 else { return false }
+        let connection = head.headers["connection"].flatMap { $0.split(separator: ",") }
+        guard connection.contains(where: { $0.trimmingSpaces.lowercased() == "upgrade" }) else { return false }
+        let keys = head.headers["sec-websocket-key"]
+        guard keys.count == 1 else { return false }
+        return base64DecodedLength(keys[0].trimmingSpaces) == 16
+    }
+
+    /// How many bytes `text` decodes to as base64 (RFC 4648, padded), or nil if it is not that.
+    static func base64DecodedLength(_ text: Substring) -> Int? {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty, bytes.count % 4 == 0 else { return nil }
+        let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+        guard padding <= 2 else { return nil }
+        func isAlphabet(_ b: UInt8) -> Bool {
+            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2B || b == 0x2F
+        }
+        guard bytes.dropLast(padding).allSatisfy(isAlphabet) else { return nil }
+        return bytes.count / 4 * 3 - padding
     }
 
     static func readToken(_ path: String) throws -> [UInt8] {
@@ -189,5 +214,15 @@ extension HTTPServer: Service {
     public func run() async throws {
         try? await gracefulShutdown()  // thrown only for cancellation, which ends the same way
         await stop()
+    }
+}
+
+extension StringProtocol {
+    /// Without the spaces and tabs around it (HTTP's optional whitespace).
+    fileprivate var trimmingSpaces: Substring {
+        let s = self[...]
+        let start = s.firstIndex { $0 != " " && $0 != "\t" } ?? s.endIndex
+        let end = s.lastIndex { $0 != " " && $0 != "\t" }.map { s.index(after: $0) } ?? start
+        return Substring(s[start..<Swift.max(start, end)])
     }
 }

@@ -31,6 +31,10 @@ final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
         switch frame.opcode {
         case .text:
             var line = frame.unmaskedData
+            // RFC 6455 §8.1: text that is not UTF-8 fails the connection (1007).
+            guard String(validating: line.readableBytesView, as: UTF8.self) != nil else {
+                return sendClose(context, code: .dataInconsistentWithMessage)
+            }
             line.withUnsafeMutableReadableBytes { bytes in
                 for i in bytes.indices where bytes[i] == UInt8(ascii: "\n") || bytes[i] == UInt8(ascii: "\r") {
                     bytes[i] = UInt8(ascii: " ")
@@ -39,17 +43,25 @@ final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
             line.writeInteger(UInt8(ascii: "\n"))
             context.fireChannelRead(wrapInboundOut(line))
         case .binary:
-            var code = context.channel.allocator.buffer(capacity: 2)
-            code.write(webSocketErrorCode: .unacceptableData)
-            sendClose(context, data: code)
+            sendClose(context, code: .unacceptableData)
         case .ping:
             context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
             pongsUnflushed = true
             context.fireUserInboundEventTriggered(ClientHandler.ControlFrames(count: 1))
         case .connectionClose:
-            // Echo the close (its status code only), then close the connection.
+            // Echo the close (its status code only), then close the connection; a close frame
+            // RFC 6455 does not allow (§5.5.1, §7.4) is answered with 1002, one whose reason is
+            // not UTF-8 with 1007.
             var data = frame.unmaskedData
-            let code = data.readSlice(length: 2) ?? context.channel.allocator.buffer(capacity: 0)
+            guard data.readableBytes != 0 else { return sendClose(context, data: data) }
+            guard let status = data.readInteger(as: UInt16.self), Self.mayBeReceived(status) else {
+                return sendClose(context, code: .protocolError)
+            }
+            guard String(validating: data.readableBytesView, as: UTF8.self) != nil else {
+                return sendClose(context, code: .dataInconsistentWithMessage)
+            }
+            var code = context.channel.allocator.buffer(capacity: 2)
+            code.writeInteger(status)
             sendClose(context, data: code)
         default:
             // pong, and continuation frames (the aggregator already joined those): nothing to do.
@@ -110,6 +122,21 @@ final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireErrorCaught(error)
             return
         }
+        var code = context.channel.allocator.buffer(capacity: 2)
+        code.write(webSocketErrorCode: status)
+        sendClose(context, data: code)
+    }
+
+    /// A status a peer may send (RFC 6455 §7.4.1 and the IANA registry: 1000-1003, 1007-1014,
+    /// and the ranges for libraries and applications); 1005, 1006 and 1015 are never sent.
+    static func mayBeReceived(_ status: UInt16) -> Bool {
+        switch status {
+        case 1000...1003, 1007...1014, 3000...4999: true
+        default: false
+        }
+    }
+
+    private func sendClose(_ context: ChannelHandlerContext, code status: WebSocketErrorCode) {
         var code = context.channel.allocator.buffer(capacity: 2)
         code.write(webSocketErrorCode: status)
         sendClose(context, data: code)

@@ -88,7 +88,7 @@ final class WSClient {
         var h = headers
         h["Upgrade"] = "websocket"
         h["Connection"] = "Upgrade"
-        h["Sec-WebSocket-Key"] = "dGhlIHNhbXBsZSBub25jZQ=="
+        h["Sec-WebSocket-Key"] = headers["Sec-WebSocket-Key"] ?? "dGhlIHNhbXBsZSBub25jZQ=="
         h["Sec-WebSocket-Version"] = "13"
         let r = try client.request("GET", path, headers: h, port: port)
         guard r.status == 101 else {

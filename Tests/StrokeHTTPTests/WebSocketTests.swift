@@ -78,6 +78,37 @@ import Testing
         try await d.stop()
     }
 
+    /// RFC 6455's failures: a reserved opcode and a close status no peer may send are protocol
+    /// errors (1002), text that is not UTF-8 is 1007; each then closes the connection.
+    @Test func framesRFC6455FailsAreRefusedWithTheirCode() async throws {
+        let d = try await HTTPTestDaemon()
+        for (opcode, payload, expected) in [
+            (UInt8(3), [UInt8(0x7B)], [UInt8(0x03), 0xEA]),  // reserved data opcode: 1002
+            (UInt8(1), [0xFF, 0xFE], [0x03, 0xEF]),  // text, not UTF-8: 1007
+            (UInt8(8), [0x03, 0xED], [0x03, 0xEA]),  // close 1005, which no peer sends: 1002
+        ] {
+            let ws = try WSClient(port: d.port)
+            #expect(try ws.message()["type"] as? String == "hello")
+            try ws.send(opcode: opcode, payload)
+            let close = try ws.frame()
+            #expect(close.opcode == 8)
+            #expect(close.payload == expected, "opcode \(opcode)")
+            #expect(ws.client.waitForClose(timeout: 5))
+        }
+        try await d.stop()
+    }
+
+    /// A handshake whose key is not 16 bytes in base64 is no upgrade: 426.
+    @Test func anUpgradeWithABadKeyIsRefused() async throws {
+        let d = try await HTTPTestDaemon()
+        #expect {
+            _ = try WSClient(port: d.port, headers: ["Sec-WebSocket-Key": "c2hvcnQ="])
+        } throws: { error in
+            (error as? WSClient.WSRefused)?.status == 426
+        }
+        try await d.stop()
+    }
+
     @Test func anOversizedFrameIsRefused() async throws {
         let d = try await HTTPTestDaemon()
         let ws = try WSClient(port: d.port)
