@@ -124,6 +124,12 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
             refusals.note(.init(code: 400), "repeated \(name)", uri: h.uri, peer: context.remoteAddress)
             return send(context, h, .badRequest, error: error, close: true)
         }
+        if h.version.major == 1, h.version.minor >= 1, h.headers["host"].isEmpty {
+            // RFC 9112 §3.2: an HTTP/1.1 request without `Host` is a 400, on any listener.
+            let error = ProtocolError(.badArgument, "an HTTP/1.1 request carries a Host header", id: nil)
+            refusals.note(.init(code: 400), "no Host", uri: h.uri, peer: context.remoteAddress)
+            return send(context, h, .badRequest, error: error, close: true)
+        }
         guard h.method == .GET else {
             let error = ProtocolError(.unknownRequest, "only GET is served, not \(h.method.rawValue)", id: nil)
             return send(context, h, .methodNotAllowed, error: error, extra: [("allow", "GET")])

@@ -9,7 +9,7 @@ struct RequestTarget: Sendable, Equatable {
     var malformedQuery = false
 
     init(_ uri: String) {
-        let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let parts = RequestTarget.originForm(uri).split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         path = RequestTarget.decode(parts[0], plusIsSpace: false) ?? String(parts[0])
         query = [:]
         guard parts.count == 2 else { return }
@@ -23,6 +23,18 @@ struct RequestTarget: Sendable, Equatable {
             }
             if query[key] == nil { query[key] = value }
         }
+    }
+
+    /// The absolute form (`http://host:port/path?query`, which RFC 9112 §3.2.2 says a server
+    /// must accept) as the origin form it stands for (`/path?query`); any other target as it is.
+    /// The `Host` header is still what the access checks read.
+    static func originForm(_ uri: String) -> Substring {
+        let lower = uri.prefix(8).lowercased()
+        let schemeLength = lower.hasPrefix("http://") ? 7 : lower.hasPrefix("https://") ? 8 : 0
+        guard schemeLength > 0 else { return uri[...] }
+        let rest = uri.dropFirst(schemeLength)
+        guard let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+        return rest[slash] == "?" ? "/" + rest[slash...] : rest[slash...]
     }
 
     /// `%XX` escapes decoded (and `+` as a space in the query); nil for a malformed escape or

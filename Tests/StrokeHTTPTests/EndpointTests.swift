@@ -135,6 +135,19 @@ import Testing
         try await d.stop()
     }
 
+    /// RFC 9112: the absolute form of a target is served as its path (§3.2.2), and an HTTP/1.1
+    /// request without `Host` is a 400 (§3.2).
+    @Test func absoluteFormIsServedAndAMissingHostIs400() async throws {
+        let d = try await HTTPTestDaemon()
+        let c = try d.connect()
+        let absolute = try c.request("GET", "http://127.0.0.1:\(d.port)/healthz", port: d.port)
+        #expect(absolute.status == 200)
+        let bare = try d.connect()
+        try bare.send("GET /healthz HTTP/1.1\r\n\r\n")
+        #expect(try bare.responseHead().status == 400)
+        try await d.stop()
+    }
+
     @Test func renderSVGIsWhatRenderSocketDraws() async throws {
         let d = try await HTTPTestDaemon()
         try await d.advance(20)
