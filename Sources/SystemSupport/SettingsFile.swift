@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// A file of settings a program reads whole at start and on reload (the daemon's configuration,
-/// `strokes gestures`' rules, the HTTP token): a regular file of at most `limit` bytes.
+/// `strokes gestures`' rules, the HTTP token): a regular file of at most `limit` bytes, or
+/// `/dev/null` (empty).
 ///
 /// Anything else is refused before a byte is read, since reading it can take the program with it:
 /// a FIFO without a writer blocks (on the daemon's event loop, on reload: no client served, no
@@ -42,6 +43,8 @@ public enum SettingsFile {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .cannotRead(Errno(rawValue: errno)) }
         let type = st.st_mode & S_IFMT
+        // /dev/null, the usual way to say "no settings" (`--config /dev/null`), reads as empty.
+        if type == S_IFCHR, isNullDevice(st) { return [] }
         guard type == S_IFREG else { throw .notARegularFile(kind: kind(type)) }
         guard st.st_size <= limit else { throw .tooLarge(limit: limit) }
         var bytes: [UInt8] = []
@@ -59,6 +62,11 @@ public enum SettingsFile {
             guard bytes.count + n <= limit else { throw .tooLarge(limit: limit) }
             bytes += chunk[0..<n]
         }
+    }
+
+    private static func isNullDevice(_ st: stat) -> Bool {
+        var null = stat()
+        return stat("/dev/null", &null) == 0 && null.st_mode & S_IFMT == S_IFCHR && null.st_rdev == st.st_rdev
     }
 
     private static func kind(_ type: mode_t) -> String {

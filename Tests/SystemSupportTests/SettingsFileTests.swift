@@ -29,5 +29,7 @@ import Glibc
         #expect(symlink("/dev/zero", dir + "/link") == 0)
         #expect(throws: SettingsFile.Failure.notARegularFile(kind: "a character device")) { try SettingsFile.read(dir + "/link", limit: 1024) }
         #expect(throws: SettingsFile.Failure.cannotOpen(.noSuchFileOrDirectory)) { try SettingsFile.read(dir + "/missing", limit: 1024) }
+        // The usual "no settings": empty, not refused.
+        #expect(try SettingsFile.read("/dev/null", limit: 1024) == [])
     }
 }

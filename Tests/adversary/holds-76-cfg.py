@@ -9,7 +9,7 @@ cases = {
  'wrong_type_map': ('queue: 5\n', 1), 'neg': ('history: -1\n', 1), 'huge_int': ('maxClients: 99999999999999999999999\n', 1),
  'tab': ('queue:\n\tmergeAfter: 5\n', 2), 'anchor': ('a: &x 1\nhistory: *x\n', 1), 'dup': ('history: 5\nhistory: 6\n', 2),
  'block': ('socket:\n  mode: |\n    0660\n', 2), 'unterminated': ('socket:\n  mode: "0660\n', 3), 'deep_flow': ('calibration: ' + '[' * 50000 + '\n', 1),
- 'deep_block': (''.join('  ' * i + 'k%d:\n' % i for i in range(3000)), 201), 'nul': ('history: 5\x00\n', 1), 'mode_bad': ('socket:\n  mode: "abc"\n', 2),
+ 'deep_block': (''.join('  ' * i + 'k%d:\n' % i for i in range(300)), 201), 'nul': ('history: 5\x00\n', 1), 'mode_bad': ('socket:\n  mode: "abc"\n', 2),
  'merge_gt_disc': ('queue:\n  mergeAfter: 100\n  disconnectAfter: 10\n', 2), 'speed_nan': ('devices:\n  speed: .nan\n', 2), 'multi_doc': ('history: 5\n---\nhistory: 6\n', 2),
  'list_top': ('- 1\n', 1), 'http_public': ('http:\n  listen: 0.0.0.0:17999\n', 2),
 }
