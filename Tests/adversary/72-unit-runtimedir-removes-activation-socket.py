@@ -18,17 +18,8 @@ import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import *  # noqa: F401,F403 (the helpers every script here shares)
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-def unit(path):
-    kv = {}
-    for line in open(path):
-        line = line.strip()
-        if not line or line[0] in '#;' or line.startswith('['): continue
-        k, _, v = line.partition('=')
-        kv.setdefault(k.strip(), []).append(v.strip())
-    return kv
-svc = unit(os.path.join(HERE, '..', '..', 'systemd', 'strokes.service'))
-sock = unit(os.path.join(HERE, '..', '..', 'systemd', 'strokes.socket'))
+svc = unit('strokes.service')
+sock = unit('strokes.socket')
 listen = [v for v in sock.get('ListenStream', []) if v.startswith('/')]
 rdirs = ' '.join(svc.get('RuntimeDirectory', [])).split()
 preserve = (svc.get('RuntimeDirectoryPreserve') or ['no'])[-1]

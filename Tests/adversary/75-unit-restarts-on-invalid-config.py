@@ -12,16 +12,7 @@ import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import *  # noqa: F401,F403 (the helpers every script here shares)
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-def unit(path):
-    kv = {}
-    for line in open(path):
-        line = line.strip()
-        if not line or line[0] in '#;' or line.startswith('['): continue
-        k, _, v = line.partition('=')
-        kv.setdefault(k.strip(), []).append(v.strip())
-    return kv
-svc = unit(os.path.join(HERE, '..', '..', 'systemd', 'strokes.service'))
+svc = unit('strokes.service')
 restart = (svc.get('Restart') or ['no'])[-1]
 prevent = ' '.join(svc.get('RestartPreventExitStatus', [])).split()
 if restart in ('on-failure', 'always', 'on-abnormal') and '78' not in prevent and restart != 'on-abnormal':

@@ -565,3 +565,13 @@ TOUCH = (E(1000000, 3, 0x2f, 0) + E(1000000, 3, 0x39, 1) + E(1000000, 3, 0x35, 1
          + E(1300000, 3, 0x39, -1) + E(1300000, 0, 0, 0))
 PEN = (E(1050000, 3, 0, 20000) + E(1050000, 3, 1, 10000) + E(1050000, 1, 0x140, 1) + E(1050000, 0, 0, 0)
        + E(1250000, 1, 0x140, 0) + E(1250000, 0, 0, 0))
+
+def unit(name):
+    """A shipped systemd unit (systemd/NAME) as {key: [values, in order]}, sections flattened."""
+    kv = {}
+    for line in open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'systemd', name)):
+        line = line.strip()
+        if not line or line[0] in '#;' or line.startswith('['): continue
+        k, _, v = line.partition('=')
+        kv.setdefault(k.strip(), []).append(v.strip())
+    return kv
