@@ -76,6 +76,18 @@ class Daemon:
                     setup_error('daemon exited %s: %s' % (self.p.returncode, self.stderr()[-2000:]))
                 setup_error('daemon did not come up')
             c.close()
+            # The HTTP listener starts after the clients' socket: wait for it too (a debug build
+            # under load answered the socket before the port was bound: connection refused).
+            if http and not http.startswith('/'):
+                host, _, port = http.rpartition(':')
+                deadline = time.time() + 15
+                while True:
+                    try:
+                        socket.create_connection((host.strip('[]'), int(port)), timeout=1).close()
+                        break
+                    except OSError:
+                        if time.time() > deadline: setup_error('the HTTP listener %s did not come up' % http)
+                        time.sleep(0.05)
     def accepting(self, timeout=15, interval=0.05):
         """The first connection to `sock` that the daemon accepts within `timeout` s (a connected
         socket, the caller's to close), or None if it exited first or never accepted."""
