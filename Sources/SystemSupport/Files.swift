@@ -32,8 +32,15 @@ public enum Files {
     public static func contents(of path: String, limit: Int = .max) throws(Errno) -> [UInt8]? {
         let fd = try Syscall.retrying { FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) } }
         defer { try? Syscall.closeDescriptor(fd) }  // read-only: a failed close loses nothing
+        return try readAll(fd, limit: limit)
+    }
+
+    /// Everything `fd` reads until its end; `nil` as soon as that is more than `limit` bytes.
+    /// `expected` reserves room for a size known beforehand (a regular file's `st_size`).
+    public static func readAll(_ fd: CInt, limit: Int, expected: Int = 0) throws(Errno) -> [UInt8]? {
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
+        bytes.reserveCapacity(min(expected, limit))
+        var chunk = [UInt8](repeating: 0, count: 1 << 14)
         while true {
             let n = try Syscall.retrying { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
             if n == 0 { return bytes }

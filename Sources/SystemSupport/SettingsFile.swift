@@ -47,21 +47,15 @@ public enum SettingsFile {
         if type == S_IFCHR, isNullDevice(st) { return [] }
         guard type == S_IFREG else { throw .notARegularFile(kind: kind(type)) }
         guard st.st_size <= limit else { throw .tooLarge(limit: limit) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(st.st_size))
-        var chunk = [UInt8](repeating: 0, count: 1 << 14)
-        while true {
-            let n: Int
-            do {
-                n = try Syscall.retrying { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
-            } catch {
-                throw .cannotRead(error)
-            }
-            if n == 0 { return bytes }
-            // Checked again as it is read: the file may grow after `fstat`.
-            guard bytes.count + n <= limit else { throw .tooLarge(limit: limit) }
-            bytes += chunk[0..<n]
+        let bytes: [UInt8]?
+        do {
+            bytes = try Files.readAll(fd, limit: limit, expected: Int(st.st_size))
+        } catch {
+            throw .cannotRead(error)
         }
+        // Checked again as it is read: the file may grow after `fstat`.
+        guard let bytes else { throw .tooLarge(limit: limit) }
+        return bytes
     }
 
     private static func isNullDevice(_ st: stat) -> Bool {
