@@ -45,6 +45,23 @@ public enum SignalCleanup {
         return try body()
     }
 
+    /// Makes a file within `during` whose name is known only once it exists (`mkstemp(3)`) and
+    /// adds it to those removed: the signals are blocked from before it is made until it is
+    /// listed, so one that comes meanwhile is handled, and removes it, once it is listed.
+    public static func creating<Failure: Error>(_ make: () throws(Failure) -> String) throws(Failure) -> String {
+        precondition(count < capacity, "SignalCleanup: four files")
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        for s in signals { sigaddset(&blocked, s) }
+        var former = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &blocked, &former)
+        defer { pthread_sigmask(SIG_SETMASK, &former, nil) }
+        let path = try make()
+        paths[count] = FileName.withCString(path) { strdup($0) }
+        count += 1
+        return path
+    }
+
     /// The child started within `during`, ended with the same signal if one ends this process.
     public static func noteChild(_ pid: pid_t) { child = pid }
 

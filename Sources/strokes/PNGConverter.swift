@@ -12,32 +12,41 @@ enum PNGConverter {
 
     static func convert(svg: String, to output: String) throws {
         let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        let input: String
-        do {
-            input = try temporaryFile(in: directory, bytes: Array(svg.utf8))
-        } catch {
-            printError("cannot write a temporary file in \(directory): \(error)")
-            throw Exit.cannotCreate
-        }
-        defer { unlink(input) }
         // A regular file (or none) is replaced whole, as SVG output is (`Files.writeAtomically`):
         // rsvg-convert writes a file beside it, renamed over it once complete, so a full disk or a
         // failure leaves the old picture. A FIFO, link or device is written through.
         let staged = output != "-" && Files.isRegularOrAbsent(output) ? "\(output).\(getpid()).tmp" : nil
         defer { if let staged { FileName.withCString(staged) { _ = unlink($0) } } }
-        // Without --output rsvg-convert writes to standard output, which we pass through for '-'.
-        let arguments = ["--format", "png"] + (output == "-" ? [] : ["--output", staged ?? output]) + [input]
+        var input: String?
+        defer { if let input { FileName.withCString(input) { _ = unlink($0) } } }
         let ended: ChildProcess.Termination
         let errors: [UInt8]
-        do {
-            // Ended by a signal half-way, nothing is left behind: neither file, nor the helper.
-            (ended, errors) = try SignalCleanup.during(removing: [input] + (staged.map { [$0] } ?? [])) { () throws(Errno) in
-                try ChildProcess.run(tool, arguments: arguments, started: SignalCleanup.noteChild)
+        do throws(Step) {
+            // Ended by a signal half-way, nothing is left behind: neither file (the SVG from the
+            // moment it exists), nor the helper.
+            (ended, errors) = try SignalCleanup.during(removing: staged.map { [$0] } ?? []) { () throws(Step) in
+                do throws(Errno) {
+                    input = try SignalCleanup.creating { () throws(Errno) in
+                        try temporaryFile(in: directory, bytes: Array(svg.utf8))
+                    }
+                } catch {
+                    throw .temporary(error)
+                }
+                // Without --output rsvg-convert writes to standard output, which we pass through for '-'.
+                let arguments = ["--format", "png"] + (output == "-" ? [] : ["--output", staged ?? output]) + [input!]
+                do throws(Errno) {
+                    return try ChildProcess.run(tool, arguments: arguments, started: SignalCleanup.noteChild)
+                } catch {
+                    throw .run(error)
+                }
             }
-        } catch .noSuchFileOrDirectory, .permissionDenied {
+        } catch .temporary(let error) {
+            printError("cannot write a temporary file in \(directory): \(error)")
+            throw Exit.cannotCreate
+        } catch .run(.noSuchFileOrDirectory), .run(.permissionDenied) {
             printError("PNG output needs \(tool) (Debian: apt install librsvg2-bin); SVG needs nothing")
             throw Exit.unavailable
-        } catch {
+        } catch .run(let error) {
             printError("cannot run \(tool): \(error)")
             throw Exit.software
         }
@@ -63,6 +72,12 @@ enum PNGConverter {
             printError("cannot write \(output): \(error)")
             throw Exit.cannotCreate
         }
+    }
+
+    /// What failed: making the temporary SVG, or running the converter.
+    private enum Step: Error {
+        case temporary(Errno)
+        case run(Errno)
     }
 
     /// A new file holding `bytes` (`mkstemps(3)`: a name no other process has), its path.
