@@ -129,6 +129,11 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
 
     /// Stops reading the socket until the client has taken what is held for it down to a quarter
     /// of its limit (looked at every 10 ms: only while it is behind), then goes on.
+    ///
+    /// Looked at, not told: for a client NIO writes for, part of what is held is NIO's buffer,
+    /// and NIO says nothing as it drains but a writability change at its water marks (32 and
+    /// 64 KiB), while a quarter of the smallest byte limit is 16 KiB: a callback from the pump
+    /// would wait for ever on a client whose NIO buffer stays between the two.
     private func waitForRoom(_ context: ChannelHandlerContext, _ client: ClientConnection) {
         pace(context, client, for: .milliseconds(10))
     }
