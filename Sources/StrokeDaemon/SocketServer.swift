@@ -64,20 +64,31 @@ public final class SocketServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(ClientHandler(daemon: daemon, writesDirectly: true))
                 }
             }
-        let passed: Int32?
+        let passed: (fd: Int32, count: Int)?
         do {
-            passed = try SystemdActivation.listenFD()
+            passed = try SystemdActivation.listenFDs()
         } catch {
             throw SocketServerError.system("the socket systemd passed (fd 3)", error)
         }
-        if let fd = passed {
+        if let (fd, count) = passed {
             // Only what strokes.socket passes: a listening Unix stream socket. A TCP socket (a
             // unit's `ListenStream=PORT`) would serve every stroke to the network with no check of
             // who connects (peers have no credentials there); anything else cannot be served.
             if let problem = SystemdActivation.problem(withListeningSocket: fd) {
                 throw SocketServerError.passedSocket(problem)
             }
-            logger.info("using the socket systemd passed", metadata: ["fd": "\(fd)"])
+            let path = SystemdActivation.boundPath(of: fd)
+            logger.info("using the socket systemd passed", metadata: ["fd": "\(fd)", "socket": "\(path ?? "unnamed")"])
+            // Said, not silently done: the unit's socket wins over the configured path, and a
+            // socket unit with several ListenStream= lines gets only its first served.
+            if path != options.path {
+                logger.notice("the configured socket path is not used: systemd passed its own socket", metadata: [
+                    "configured": "\(options.path)"
+                ])
+            }
+            if count > 1 {
+                logger.warning("systemd passed \(count) sockets; only the first (fd 3) is served")
+            }
             let channel = try await bootstrap.withBoundSocket(fd).get()
             return SocketServer(channel: channel, owned: nil, daemon: daemon, logger: logger)
         }

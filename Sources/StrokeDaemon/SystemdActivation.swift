@@ -12,6 +12,11 @@ public enum SystemdActivation {
     /// The variables are removed so that child processes do not inherit them. Throws when fd 3
     /// is not open (systemd said it passed one and did not).
     public static func listenFD() throws(Errno) -> Int32? {
+        try listenFDs()?.fd
+    }
+
+    /// `listenFD()`, with how many sockets systemd said it passed (only the first is served).
+    public static func listenFDs() throws(Errno) -> (fd: Int32, count: Int)? {
         guard let pid = env("LISTEN_PID"), pid_t(pid) == getpid(), let n = env("LISTEN_FDS"), let count = Int(n),
             count >= 1
         else { return nil }
@@ -22,7 +27,7 @@ public enum SystemdActivation {
         // Not through the funnel: EBADF here is systemd's (or a caller's) broken promise, not a
         // bug of ours, so it is thrown instead of trapping.
         guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { throw Errno(rawValue: errno) }
-        return fd
+        return (fd, count)
     }
 
     /// Why `fd` is not a listening Unix stream socket, or nil when it is.
@@ -42,6 +47,20 @@ public enum SystemdActivation {
         guard type == Int32(SOCK_STREAM.rawValue) else { return "is not a stream socket (type \(type))" }
         guard option(SO_ACCEPTCONN) == 1 else { return "is not listening" }
         return nil
+    }
+
+    /// The path a Unix socket is bound to, nil for an unnamed or abstract one.
+    public static func boundPath(of fd: Int32) -> String? {
+        var address = sockaddr_un()
+        var length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let got = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        let offset = MemoryLayout.offset(of: \sockaddr_un.sun_path)!
+        guard got == 0, Int(length) > offset else { return nil }
+        let bytes = withUnsafeBytes(of: address.sun_path) { Array($0.prefix(Int(length) - offset)) }
+        guard let first = bytes.first, first != 0 else { return nil }
+        return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
 
     /// Sends a state string (`READY=1`, `STOPPING=1`, `WATCHDOG=1`, `STATUS=…`) to

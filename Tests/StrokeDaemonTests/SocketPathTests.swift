@@ -22,3 +22,27 @@ import Testing
         try await group.shutdownGracefully()
     }
 }
+
+@Suite struct PassedSocketTests {
+    /// What the daemon logs for a socket systemd passed: the path it is bound to, so that a
+    /// configured path it does not use can be named.
+    @Test func theBoundPathOfAPassedSocketIsRead() throws {
+        let path = "/tmp/strokes-bound-\(getpid()).sock"
+        unlink(path)
+        defer { unlink(path) }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        #expect(SystemdActivation.boundPath(of: fd) == nil)  // not bound yet
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { p in
+            for (i, b) in path.utf8.enumerated() { p[i] = b }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        #expect(SystemdActivation.boundPath(of: fd) == path)
+        #expect(SystemdActivation.boundPath(of: -1) == nil)
+    }
+}
