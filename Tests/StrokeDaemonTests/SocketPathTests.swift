@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOPosix
 import StrokeDaemon
+import SystemSupport
 import Testing
 
 @Suite struct SocketPathTests {
@@ -33,14 +34,7 @@ import Testing
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         #expect(SystemdActivation.boundPath(of: fd) == nil)  // not bound yet
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { p in
-            for (i, b) in path.utf8.enumerated() { p[i] = b }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = try UnixSocketAddress(path: path).withSockaddr { bind(fd, $0, $1) }
         try #require(bound == 0)
         #expect(SystemdActivation.boundPath(of: fd) == path)
         #expect(SystemdActivation.boundPath(of: -1) == nil)
