@@ -256,6 +256,7 @@ public final class EvdevDevice {
             }
             codes[EventType(UInt16(type))] = set
         }
-        return DeviceDescription(name: name, id: id, properties: properties, codes: codes, absInfo: absInfo)
+        return DeviceDescription(
+            name: name, id: id, properties: properties, codes: codes, absInfo: absInfo, currentValues: Set(absInfo.keys))
     }
 }

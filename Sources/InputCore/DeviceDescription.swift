@@ -24,19 +24,27 @@ public struct DeviceDescription: Hashable, Sendable {
     public var codes: [EventType: Set<UInt16>]
     /// Axis information for every supported `EV_ABS` code.
     public var absInfo: [UInt16: AbsInfo]
+    /// The axes whose `absInfo` value is the device's state when it was described: every axis of
+    /// a live device (`EVIOCGABS`), those with a `Value` line in an evtest or evemu 1.3 header;
+    /// none of a libinput recording, which has no values (they read 0 there, which is no state).
+    /// A single-touch or pen position starts from them (the kernel sends an axis only when it
+    /// changes, so a touch on the row the device last reported sends no `ABS_Y`).
+    public var currentValues: Set<UInt16>
 
     public init(
         name: String,
         id: InputID,
         properties: Set<UInt16> = [],
         codes: [EventType: Set<UInt16>] = [:],
-        absInfo: [UInt16: AbsInfo] = [:]
+        absInfo: [UInt16: AbsInfo] = [:],
+        currentValues: Set<UInt16> = []
     ) {
         self.name = name
         self.id = id
         self.properties = properties
         self.codes = codes
         self.absInfo = absInfo
+        self.currentValues = currentValues.intersection(absInfo.keys)
         // Every ABS code with absinfo is a supported code, whatever the bitmask said.
         if !absInfo.isEmpty {
             self.codes[.abs, default: []].formUnion(absInfo.keys)

@@ -89,6 +89,20 @@ public struct MultitouchDecoder: Sendable {
         declared = DeclaredAxes(description, mode: mode)
         pen = PenState(description: description)
         if currentSlot < 0 { diagnostics[.slotOutOfRange] += 1 }
+        seedPosition(description)
+    }
+
+    /// A single-touch or pen position starts where the device last reported it, when the
+    /// description knows (`currentValues`), as libinput's does (`fallback_dispatch_init_abs()`):
+    /// the kernel sends an axis only when it changes, so a touch on the row the device last
+    /// reported sends `ABS_X` alone, and waiting for an `ABS_Y` lost the whole touch.
+    private mutating func seedPosition(_ description: DeviceDescription) {
+        guard mode == .singleTouch || mode == .tool else { return }
+        for code in [AbsCode.x, AbsCode.y] where description.currentValues.contains(code) {
+            let axis = declared.abs[Int(code)]
+            guard axis.action == .field, let info = description.absInfo[code] else { continue }
+            slots[0].seed(at: Int(axis.offset), info.value, axis.bit)
+        }
     }
 
     /// Number of slots (1 for single-touch).

@@ -75,6 +75,13 @@ struct Slot: Hashable, Sendable {
         return true
     }
 
+    /// Makes `value` the known state of the `Int32` axis at byte `offset` (known as `bit`) before
+    /// any event: what the device reported before it was opened or recorded. Touches nothing.
+    mutating func seed(at offset: Int, _ value: Int32, _ bit: KnownAxes) {
+        sample.known.insert(bit)
+        withUnsafeMutableBytes(of: &sample) { $0.storeBytes(of: value, toByteOffset: offset, as: Int32.self) }
+    }
+
     /// Records `value` for the axis `field` (known as `bit`) when it changes it or makes it known.
     /// Returns whether that touched the slot for the first time in the frame. One access to the
     /// slot for the per-event path.

@@ -118,7 +118,12 @@ public enum EvemuReader {
             for (code, resolution) in commentAbsResolutions where absInfo[code]?.resolution == 0 {
                 absInfo[code]!.resolution = resolution
             }
-            let description = DeviceDescription(name: name, id: id, properties: properties, codes: codes, absInfo: absInfo)
+            if let code = RecordingLimits.axisWithoutAbsInfo(codes: codes, absInfo: absInfo) {
+                throw error(RecordingLimits.missingAbsInfo(code, line: "an 'A: \(String(code, radix: 16))' line"), line: line)
+            }
+            let description = DeviceDescription(
+                name: name, id: id, properties: properties, codes: codes, absInfo: absInfo,
+                currentValues: Set(commentAbsValues.keys))
             return (.evemu(major: version.major, minor: version.minor), description)
         }
 

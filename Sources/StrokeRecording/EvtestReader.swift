@@ -18,6 +18,8 @@ public enum EvtestReader {
         var codes: [EventType: Set<UInt16>] = [:]
         var absInfo: [UInt16: AbsInfo] = [:]
         var absLines: [UInt16: Int] = [:]
+        /// Axes with a `Value` line: the device's state when it was dumped (`DeviceDescription.currentValues`).
+        var valueLines: Set<UInt16> = []
         var properties = Set<UInt16>()
         var currentType: UInt16?
         var currentCode: UInt16?
@@ -108,7 +110,9 @@ public enum EvtestReader {
             }
             if words.count == 2, currentType == EventType.abs.rawValue, let c = currentCode, let v = Int32(words[1]) {
                 switch words[0] {
-                case "Value": absInfo[c]!.value = v
+                case "Value":
+                    absInfo[c]!.value = v
+                    valueLines.insert(c)
                 case "Min": absInfo[c]!.minimum = v
                 case "Max": absInfo[c]!.maximum = v
                 case "Fuzz": absInfo[c]!.fuzz = v
@@ -133,7 +137,7 @@ public enum EvtestReader {
                 throw RecordingError(file: reader.file, line: absLines[code], message: problem)
             }
         }
-        return DeviceDescription(name: name, id: id, properties: properties, codes: codes, absInfo: absInfo)
+        return DeviceDescription(name: name, id: id, properties: properties, codes: codes, absInfo: absInfo, currentValues: valueLines)
     }
 
     /// What one line after the header is.

@@ -14,6 +14,9 @@ public enum RecordingLimits {
     /// Most events in one frame (between two `SYN_REPORT`s). A frame of every slot's every axis on
     /// a 256-slot device is under 4,000 events; a replay holds one frame at a time.
     public static let maxFrameEvents = 1 << 16
+    /// What a recording past `maxFrameEvents` is told, at the line of the frame's first event.
+    public static let frameTooLong =
+        "more than \(maxFrameEvents) events without a SYN_REPORT from here: not a frame a device sends"
     /// Latest event time, in seconds: times are microseconds in an `Int64`.
     public static let maxSeconds: Int64 = Int64.max / 1_000_000 - 1
     /// Longest excerpt of a malformed line quoted in an error message, in characters.
@@ -33,6 +36,19 @@ public enum RecordingLimits {
 
     /// Highest event code of any type (`KEY_MAX`, the largest of the `*_MAX` codes).
     public static let maxCode: UInt16 = 0x2ff
+
+    /// The first axis `codes` declares that `absInfo` gives no range for, or nil. The kernel has
+    /// an absinfo for every axis a device declares (`EVIOCGABS`), and every recorder writes it: a
+    /// recording without one was cut or edited, and an axis without a range cannot be read (an
+    /// unreadable position axis lost every contact of the device, silently).
+    public static func axisWithoutAbsInfo(codes: [EventType: Set<UInt16>], absInfo: [UInt16: AbsInfo]) -> UInt16? {
+        (codes[.abs] ?? []).sorted().first { absInfo[$0] == nil }
+    }
+
+    /// The message for `axisWithoutAbsInfo`'s `code`; `line` names what the format would have had.
+    public static func missingAbsInfo(_ code: UInt16, line: String) -> String {
+        "the header declares axis 0x\(String(code, radix: 16)) but gives no range for it (\(line)); the kernel has one for every axis"
+    }
 
     /// Why `info` cannot be the absinfo of axis `code`, or nil when it can.
     ///

@@ -194,7 +194,7 @@ private struct LineEvents: Sendable {
                     if countAfterLastSyn > RecordingLimits.maxFrameEvents {
                         throw RecordingError(
                             file: reader.file, line: lineAfterLastSyn,
-                            message: "more than \(RecordingLimits.maxFrameEvents) events without a SYN_REPORT from here: not a frame a device sends"
+                            message: RecordingLimits.frameTooLong
                         )
                     }
                 }

@@ -154,6 +154,39 @@ import Testing
         #expect(s.feed([E.key(KeyCode.btnTouch, 1), E.syn]) == ["began 2 s0 #? (16,20)"])
     }
 
+    /// The kernel sends an axis only when it changes: a touch on the row the device last reported
+    /// sends `ABS_X` alone. Where the description knows the device's state (a live device, a
+    /// recording header with values) the position starts from it; where it does not, the touch
+    /// waits for its `ABS_Y` (no invented values).
+    @Test func singleTouchPositionStartsFromTheDescribedState() throws {
+        var known = TestDevices.singleTouch()
+        known.absInfo[AbsCode.x]!.value = 40
+        known.absInfo[AbsCode.y]!.value = 30
+        var unknown = known
+        known.currentValues = [AbsCode.x, AbsCode.y]
+        var s = try Script(known)
+        #expect(s.feed([E.abs(AbsCode.x, 10), E.key(KeyCode.btnTouch, 1), E.syn]) == ["began 1 s0 #? (10,30)"])
+        #expect(s.feed([E.key(KeyCode.btnTouch, 0), E.syn]) == ["ended 1 s0 #? (10,30)"])
+        var both = try Script(known)
+        #expect(both.feed([E.key(KeyCode.btnTouch, 1), E.syn]) == ["began 1 s0 #? (40,30)"])
+        unknown.currentValues = []
+        var u = try Script(unknown)
+        #expect(u.feed([E.abs(AbsCode.x, 10), E.key(KeyCode.btnTouch, 1), E.syn]) == [], "no y known: pending")
+        #expect(u.feed([E.abs(AbsCode.y, 20), E.syn]) == ["began 1 s0 #? (10,20)"])
+    }
+
+    /// Only the position axes are seeded, and only in single-touch and pen modes: a multitouch
+    /// device's `ABS_X`/`ABS_Y` are its single-touch emulation.
+    @Test func multitouchSlotsAreNotSeededFromTheDescription() throws {
+        var d = TestDevices.touchscreen()
+        d.absInfo[AbsCode.x]!.value = 40
+        d.absInfo[AbsCode.y]!.value = 30
+        d.currentValues = Set(d.absInfo.keys)
+        var s = try Script(d)
+        #expect(s.feed([E.slot(0), E.id(1), E.x(10), E.syn]) == [], "no MT y: pending")
+        #expect(s.feed([E.y(20), E.syn]) == ["began 1 s0 #1 (10,20)"])
+    }
+
     @Test func protocolAWithoutSingleTouchAxesIsRefused() {
         #expect(throws: DecoderError.protocolAUnsupported(deviceName: "test protocol A")) {
             try MultitouchDecoder(description: TestDevices.protocolA(withSingleTouch: false))

@@ -55,6 +55,7 @@ func readError(_ text: String, file: String = "t.rec") -> RecordingError? {
         #expect(d.codes[.abs] == [AbsCode.mtSlot, AbsCode.mtPositionX, AbsCode.mtPositionY, AbsCode.mtTrackingID])
         #expect(d.absInfo[AbsCode.mtPositionX] == AbsInfo(minimum: 0, maximum: 799, fuzz: 4, resolution: 10), "A: wins over the comment")
         #expect(d.initialSlot == 3, "the initial slot comes from the comment block")
+        #expect(d.currentValues == [AbsCode.mtSlot, AbsCode.mtPositionX], "the axes the comment block gives a Value")
         #expect(d.slotCount == 10)
         #expect(rec.devices[0].events.map(\.value) == [-1, 0], "padded negative values")
         #expect(rec.devices[0].truncatedTail == nil)
@@ -109,6 +110,8 @@ func readError(_ text: String, file: String = "t.rec") -> RecordingError? {
         ("N: A\nI: 0 0 0 0\nE: 0.1 0003 0035 1\ngarbage\n", 4, "expected an event line"),
         ("N: A\nI: 0 0 0 0\nB: 40 00\n", 3, "B: <type>"),
         ("N: A\nI: 0 0 0 0\nE: 0.1234567 0003 0035 1\n", 3, "expected 'E:"),
+        // B: 03 declares ABS_MT_POSITION_X (0x35), and no A: line gives its range.
+        ("N: A\nI: 0 0 0 0\nB: 03 00 00 00 00 00 00 20 00\nE: 0.1 0003 0035 1\n", 4, "declares axis 0x35 but gives no range"),
     ])
     func malformedEvemu(text: String, line: Int, fragment: String) throws {
         let e = try #require(readError(text))

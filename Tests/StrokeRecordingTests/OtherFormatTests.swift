@@ -55,6 +55,9 @@ import Testing
         ("version: 1\ndevices:\n  - evdev: {name: x, id: [1, 2, 3, 4]}\n    events:\n      - evdev:\n        - [0, 0, 3, 53]\n", 6,
          "expected an event [sec, usec, type, code, value], found 4 numbers"),
         ("version: 1\ndevices:\n  - evdev: {name: x, id: [1, 2, 3, 4], absinfo: {53: [0, big, 0, 0, 0]}}\n", 3, "expected an integer for max"),
+        // The kernel has an absinfo for every axis: one declared without is a cut or edited file.
+        ("version: 1\ndevices:\n  - evdev:\n      name: x\n      id: [1, 2, 3, 4]\n      codes: {3: [53, 54]}\n      absinfo: {53: [0, 9, 0, 0, 0]}\n", 7,
+         "declares axis 0x36 but gives no range for it"),
     ] as [(String, Int?, String)])
     func malformedLibinputRecord(text: String, line: Int?, fragment: String) throws {
         let e = try #require(readError(text, file: "r.yml"))
@@ -104,6 +107,7 @@ import Testing
         #expect(d.properties == [InputProperty.direct])
         #expect(d.absInfo[AbsCode.mtPositionX] == AbsInfo(minimum: 0, maximum: 2039, fuzz: 3, resolution: 20))
         #expect(d.initialSlot == 2)
+        #expect(d.currentValues == [AbsCode.mtSlot, AbsCode.mtPositionX], "the axes with a Value line")
         let events = rec.devices[0].events
         #expect(events.count == 4)
         #expect(events[1].value == 0x90001, "MSC_SCAN values are printed in hex")
