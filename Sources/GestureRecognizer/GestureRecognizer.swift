@@ -39,6 +39,12 @@ public struct GestureRecognizer: Sendable {
     var samples = VelocitySamples()
     /// The last tap, while a second one may still make a double tap.
     var lastTap: Tap?
+    /// The recogniser's own clock, which never goes back: the device's time plus `clockOffset`.
+    /// A device's times can step back (a wall-clock recording across a clock change, files joined
+    /// together): each step back adds to the offset, so that time stands still across it and
+    /// runs on from there. Without it a sequence across the step had a negative `duration`.
+    var clockOffset: Int64 = 0
+    var lastTime = Timestamp(microseconds: .min)
 
     /// - Parameters:
     ///   - kind: the device's kind; edge swipes are recognised on touchscreens only.
@@ -59,15 +65,37 @@ public struct GestureRecognizer: Sendable {
 
     /// When `advance(to:)` must be called if no frame comes first: a hold's timeout while the
     /// fingers are down and still. Nil when nothing is waiting for time to pass.
+    /// In the device's time.
     public var deadline: Timestamp? {
+        ownDeadline?.adding(microseconds: -clockOffset)
+    }
+
+    /// `deadline` in the recogniser's own time.
+    private var ownDeadline: Timestamp? {
         guard enabled, case .possible(lifted: false) = state else { return nil }
         return firstDown.adding(microseconds: configuration.holdTimeout)
     }
 
     /// Lets time pass to `time` with no frame: fires a hold whose timeout has passed.
     public mutating func advance(to time: Timestamp, ids: inout UInt64, into out: inout [Gesture]) {
-        guard let due = deadline, time >= due else { return }
+        advance(toOwn: ownTime(time), ids: &ids, into: &out)
+    }
+
+    private mutating func advance(toOwn time: Timestamp, ids: inout UInt64, into out: inout [Gesture]) {
+        guard let due = ownDeadline, time >= due else { return }
         fireHold(at: due, ids: &ids, into: &out)
+    }
+
+    /// The device's `time` on the recogniser's own clock (`clockOffset`).
+    private mutating func ownTime(_ time: Timestamp) -> Timestamp {
+        var own = time.adding(microseconds: clockOffset)
+        if own < lastTime {
+            let (offset, overflow) = clockOffset.addingReportingOverflow(lastTime.microseconds &- own.microseconds)
+            if !overflow { clockOffset = offset }
+            own = lastTime  // saturated too: never back
+        }
+        lastTime = own
+        return own
     }
 
     /// One frame's stroke events (those of other devices and hover events are skipped), at the
@@ -89,7 +117,8 @@ public struct GestureRecognizer: Sendable {
         _ events: UnsafeBufferPointer<StrokeEvent>, time: Timestamp, ids: inout UInt64, into out: inout [Gesture]
     ) {
         guard enabled else { return }
-        advance(to: time, ids: &ids, into: &out)
+        let time = ownTime(time)
+        advance(toOwn: time, ids: &ids, into: &out)
         var change = FrameChange()
         var downs = false
         for e in events where e.device == device {

@@ -19,6 +19,12 @@ public final class ReplaySource: @unchecked Sendable {
     struct Step {
         var device: Int
         var input: FrameInput
+        /// When it plays, in µs of recorded time after the round's first step: the sum of the
+        /// intervals before it that go forward. Times that step back (a wall-clock recording
+        /// across a clock change, files joined together) start the spacing over from the step
+        /// before, as evemu-play sleeps for each positive interval; paced from the first time
+        /// alone, every frame up to where the times caught up again was fed at once.
+        var play: Double = 0
     }
 
     let daemon: Daemon
@@ -28,6 +34,8 @@ public final class ReplaySource: @unchecked Sendable {
     private var loop: Bool
     private var index = 0
     private var offset: Int64 = 0
+    /// The playing time (`Step.play`) of the rounds before this one, half a second between two.
+    private var playOffset: Double = 0
     private var startDeadline = NIODeadline.now()
     private var firstTime: Int64 = 0
     /// The latest time in the recording (not always the last step's: times may go backwards).
@@ -62,7 +70,14 @@ public final class ReplaySource: @unchecked Sendable {
         // are no lines left to parse.
         var frames = MergedFrames(RecordingStream(memory: recording, file: path))
         var merged: [Step] = []
-        while let (device, input) = try! frames.next() { merged.append(Step(device: device, input: input)) }
+        while let (device, input) = try! frames.next() {
+            var step = Step(device: device, input: input)
+            if let before = merged.last {
+                let interval = input.time.microseconds - before.input.time.microseconds  // both in 0..<2^63
+                step.play = before.play + Double(max(interval, 0))
+            }
+            merged.append(step)
+        }
         steps = merged
     }
 
@@ -153,6 +168,7 @@ public final class ReplaySource: @unchecked Sendable {
         // left down are cancelled, not carried into the next round's slots.
         for device in deviceIDs { daemon.restartDevice(device) }
         offset = next
+        playOffset += steps[steps.count - 1].play + 500_000
         index = 0
         return true
     }
@@ -166,7 +182,7 @@ public final class ReplaySource: @unchecked Sendable {
     private func deadline(_ i: Int) -> NIODeadline {
         // In `Double` (times and offset may be near 2^63 µs), and at most 10^15 µs (31 years)
         // away: further than that is never, and `TimeAmount` counts nanoseconds in an `Int64`.
-        let due = (Double(steps[i].input.time.microseconds) + Double(offset) - Double(firstTime)) / speed
+        let due = (steps[i].play + playOffset) / speed
         return startDeadline + .microseconds(Int64(min(max(due, 0), 1e15)))
     }
 

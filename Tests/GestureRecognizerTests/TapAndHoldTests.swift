@@ -15,6 +15,26 @@ import Testing
         #expect(out[0].centroid.mmX == 50 && out[0].centroid.nx == 0.25)
     }
 
+    /// A device's times can step back (a wall-clock recording across a clock change): time stands
+    /// still across the step and runs on from there, so no duration is negative and a finger
+    /// resting 300 ms, then 200 ms more after a 5 s step back, is held at 400 ms of its own time,
+    /// with the deadline in the device's time.
+    @Test func timeThatStepsBackStandsStill() {
+        var s = Script()
+        s.at(5000, .down(1, 50, 50))
+        s.at(5300, .move(1, 50, 50))
+        s.at(100, .move(1, 50, 50))  // the clock stepped back 5.2 s
+        #expect(s.recognizer.deadline == Timestamp(microseconds: 200_000), "100 ms of the hold timeout left")
+        #expect(s.advance(199.999) == [])
+        let begin = s.advance(200)
+        #expect(begin.summary == ["hold begin"])
+        let end = s.at(300, .up(1, 50, 50))
+        #expect(end.summary == ["hold end"])
+        #expect(end[0].duration == 500_000, "300 ms before the step, 200 ms after")
+        #expect(s.out.allSatisfy { $0.duration >= 0 })
+        #expect(zip(s.out, s.out.dropFirst()).allSatisfy { $0.time <= $1.time }, "steps never go back in time")
+    }
+
     @Test func tapWithinTheTouchSlopAndNotPastIt() {
         var within = Script()
         within.at(0, .down(1, 50, 50))
