@@ -24,6 +24,8 @@ extension RenderScene {
         var collector = StrokeCollector()
         var hover: [HoverTrace] = []
         var openHover: [StrokeID: Int] = [:]
+        /// Tools whose hover a touch interrupted: their next motion starts a new trace.
+        var touched: Set<StrokeID> = []
         var events: [StrokeEvent] = []
         let geometries = Dictionary(uniqueKeysWithValues: replayer.devices.map { ($0.id, $0.geometry) })
         while let step = try replayer.next(into: &events) {
@@ -37,11 +39,23 @@ extension RenderScene {
                         openHover[e.stroke] = hover.count
                         hover.append(HoverTrace(device: e.device.rawValue, points: [point]))
                     case .motion:
-                        if let i = openHover[e.stroke] { hover[i].points.append(point) }
+                        if let i = openHover[e.stroke] {
+                            hover[i].points.append(point)
+                        } else if touched.remove(e.stroke) != nil {
+                            openHover[e.stroke] = hover.count
+                            hover.append(HoverTrace(device: e.device.rawValue, points: [point]))
+                        }
                     case .proximityOut:
+                        touched.remove(e.stroke)
                         if let i = openHover.removeValue(forKey: e.stroke) { hover[i].points.append(point) }
                     }
                     continue
+                }
+                // A tool that touches stops hovering until it lifts: its hover goes on as a new
+                // trace, not a line from where it touched down to where it lifted.
+                if case .began = e.kind {
+                    let tool = StrokeID.hover(device: e.device, slot: e.slot)
+                    if openHover.removeValue(forKey: tool) != nil { touched.insert(tool) }
                 }
                 guard let kind = RenderScene.collectorKind(e, geometry: geometry) else { continue }
                 collector.apply(
