@@ -73,15 +73,19 @@ private struct Reader {
         return [node]
     }
 
+    /// A plain integer, read as the daemon's configuration reads one: a quoted `"3"` is a string
+    /// (the two readers agreed on the YAML but not on that).
     func int(_ node: YAMLNode, _ what: String, _ range: ClosedRange<Int>) throws(GestureActionConfigurationError) -> Int {
-        guard let i = Int(try scalar(node, what)), range.contains(i) else {
+        _ = try scalar(node, what)
+        guard let i = node.int, range.contains(i) else {
             throw error(node, "'\(what)' must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return i
     }
 
     func double(_ node: YAMLNode, _ what: String) throws(GestureActionConfigurationError) -> Double {
-        guard let d = Double(try scalar(node, what)), d.isFinite else { throw error(node, "'\(what)' must be a number") }
+        _ = try scalar(node, what)
+        guard let d = node.double ?? node.int.map(Double.init), d.isFinite else { throw error(node, "'\(what)' must be a number") }
         return d
     }
 

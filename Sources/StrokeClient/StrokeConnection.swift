@@ -259,7 +259,8 @@ final class StrokeConnection: @unchecked Sendable {
         case DecodingError.keyNotFound(let key, _): "no '\(key.stringValue)'"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type"
-        case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty: "not JSON"
+        // Its own words: "not JSON: …" from the syntax check, or what was wrong with a value of
+        // well-formed JSON (a number out of range), which "not JSON" misnamed.
         case DecodingError.dataCorrupted(let context): context.debugDescription
         default: "\(error)"
         }

@@ -17,14 +17,8 @@ struct GestureClient: Sendable {
         let rules = Rules(GestureDispatcher(configuration))
         // Trapped before connecting: a SIGHUP from then on reloads instead of ending the process.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
-        let client = try await connect()
-        defer { client.close() }
-        guard client.hello.features.contains("gestures") else {
-            printError("\(client.hello.daemon) at \(socketPath) does not recognise gestures (no feature 'gestures')")
-            throw Exit.unavailable
-        }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await stream(client, rules) }
+            group.addTask { try await serve(rules) }
             group.addTask {
                 for await _ in hangups { reload(rules) }
             }
@@ -46,8 +40,32 @@ struct GestureClient: Sendable {
         }
     }
 
-    private func stream(_ client: StrokeClient, _ rules: Rules) async throws {
+    /// Connects and streams; without `--once`, a daemon that sends what is not the protocol is
+    /// left and connected to again (backed off), as one that goes away is: one bad line ended the
+    /// client (exit 69), and with it every rule.
+    private func serve(_ rules: Rules) async throws {
         let spawner = dryRun ? nil : CommandSpawner(log: { gesturesLog($0) })
+        let backoff = Backoff(initial: 0.5, maximum: 30)
+        var broken = 0
+        while true {
+            let client = try await connect()
+            defer { client.close() }
+            guard client.hello.features.contains("gestures") else {
+                printError("\(client.hello.daemon) at \(socketPath) does not recognise gestures (no feature 'gestures')")
+                throw Exit.unavailable
+            }
+            do {
+                try await stream(client, rules, spawner)
+                return
+            } catch let error as StrokeClientError where error.code == .protocolError && !once {
+                broken += 1
+                gesturesLog("the daemon sent what is not the strokes protocol (\(error.message)); reconnecting")
+                try await Task.sleep(nanoseconds: UInt64(backoff.delay(after: broken) * 1e9))
+            }
+        }
+    }
+
+    private func stream(_ client: StrokeClient, _ rules: Rules, _ spawner: CommandSpawner?) async throws {
         let events: [Request.StreamType] = [.gesture, .deviceAdded, .deviceRemoved]
         var names: [UInt32: String] = [:]
         var out = OutputBuffer()
@@ -99,7 +117,7 @@ struct GestureClient: Sendable {
             }
         } catch let error as StrokeClientError where once && error.code == .connectionLost {
             // The end of a --once run, as a goodbye is.
-        } catch let error as StrokeClientError {
+        } catch let error as StrokeClientError where !(error.code == .protocolError && !once) {
             printError("\(error)")
             throw Exit.unavailable
         }

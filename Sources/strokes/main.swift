@@ -4,6 +4,10 @@ import NIOCore
 import NIOPosix
 import SystemSupport
 
+// Before anything opens a descriptor: closed standard descriptors get /dev/null, so that an
+// epoll or a socket never takes their numbers (and its commands' output, or its own messages).
+StandardDescriptors.ensureOpen()
+
 // NIO's event loops trap (SIGILL, a backtrace) when they cannot open their epoll, eventfd and
 // timerfd descriptors; the daemon needs about 20 before its first client. Refused here with a
 // message instead, after raising the soft limit as far as the hard one allows.

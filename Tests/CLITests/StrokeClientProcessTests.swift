@@ -219,7 +219,7 @@ import Glibc
     @Test func garbageFromAServerIsAClearError() async throws {
         let ssh = try await connectError(to: Array("SSH-2.0-OpenSSH_9.2\r\n".utf8))
         #expect(ssh?.code == .protocolError)
-        #expect(ssh?.message.contains("not the strokes protocol (not JSON)") == true, "\(String(describing: ssh))")
+        #expect(ssh?.message.contains("not the strokes protocol (not JSON: ") == true, "\(String(describing: ssh))")
 
         let wrongType = try await connectError(to: Array(#"{"type":"hello","protocol":"one"}"#.utf8) + [0x0a])
         #expect(wrongType?.code == .protocolError)

@@ -125,6 +125,10 @@ import Testing
         ("rules:\n  - kind: tap\n    fingers: 0\n    run: [x]\n", "g.yaml:3: 'fingers' must be an integer from 1 to 20"),
         ("rules:\n  - kind: tap\n    fingers: [2, three]\n    run: [x]\n", "g.yaml:3: 'fingers' must be an integer from 1 to 20"),
         ("rules:\n  - kind: tap\n    fingers: []\n    run: [x]\n", "g.yaml:3: 'fingers' must not be an empty list"),
+        // A quoted number is a string, as for the daemon's configuration (`history: "300"`).
+        ("rules:\n  - kind: tap\n    fingers: \"3\"\n    run: [x]\n", "g.yaml:3: 'fingers' must be an integer from 1 to 20"),
+        ("rules:\n  - kind: swipe\n    minDistance: \"3\"\n    run: [x]\n", "g.yaml:3: 'minDistance' must be a number"),
+        ("maxRunning: '2'\n", "g.yaml:1: 'maxRunning' must be an integer from 1 to 1024"),
         ("rules:\n  - kind: swipe\n    direction: west\n    run: [x]\n", "g.yaml:3: unknown direction 'west' (one of up, down, left, right, upLeft, upRight, downLeft, downRight)"),
         ("rules:\n  - kind: pinch\n    direction: up\n    run: [x]\n", "g.yaml:3: 'direction' applies to swipe and edgeSwipe, not pinch"),
         ("rules:\n  - kind: swipe\n    edge: left\n    run: [x]\n", "g.yaml:3: 'edge' applies to edgeSwipe, not swipe"),
