@@ -8,7 +8,7 @@
 """
 
 from .aio import AsyncClient
-from .client import DEFAULT_MAX_LINE, PROTOCOL, Client
+from .client import DEFAULT_MAX_LINE, GREETING_TIMEOUT, PROTOCOL, Client, History
 from .errors import ConnectionLost, DaemonError, ProtocolError, StrokesError
 from .messages import (STREAM_TYPES, Axis, Began, Cancelled, Device, DeviceAdded, DeviceRemoved,
                        DevicesReply, Ended, ErrorMessage, Gesture, Goodbye, Hello, HistoryReply, Hover,
@@ -22,7 +22,7 @@ __version__ = "0.2.0"
 __all__ = [
     "AsyncClient", "Axis", "Backoff", "Began", "Cancelled", "Client", "ConnectionLost", "DaemonError",
     "DEFAULT_MAX_LINE", "Device", "DeviceAdded", "DeviceRemoved", "DevicesReply", "Ended", "ErrorMessage",
-    "Event", "Gap", "Gesture", "Goodbye", "Hello", "HistoryReply", "Hover", "LiveReply", "Message", "Moved",
+    "Event", "Gap", "Gesture", "Goodbye", "GREETING_TIMEOUT", "Hello", "History", "HistoryReply", "Hover", "LiveReply", "Message", "Moved",
     "PingReply", "Point", "PROTOCOL", "ProtocolError", "ReplayEnded", "Reply", "Snapshot", "StatsReply",
     "StreamState", "Stroke", "StrokeEvent", "StrokesError", "STREAM_TYPES", "SubscribeReply", "Unknown",
     "UnsubscribeReply", "default_socket_path", "parse_line", "parse_message",

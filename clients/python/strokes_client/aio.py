@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, AsyncIterator, Dict, List, Optional, Sequence
+from typing import Any, AsyncIterator, Dict, Optional, Sequence
 
-from .client import DEFAULT_MAX_LINE, check_hello, check_reply, request_line, retry_delay
+from .client import (DEFAULT_MAX_LINE, GREETING_TIMEOUT, SUBSCRIPTION_TYPES, GoodbyeToSubscribe, History, check_hello,
+                     check_reply, request_line, retry_delay)
 from .errors import ConnectionLost, DaemonError, ProtocolError
 from .messages import (DevicesReply, ErrorMessage, Goodbye, Hello, HistoryReply, LiveReply, Message,
                        PingReply, Reply, StatsReply, Stroke, SubscribeReply, parse_line)
@@ -29,8 +30,13 @@ class AsyncClient:
     taken what the queue holds, the subscription reconnects and resumes after it (a `Gap` when
     the daemon no longer holds what was dropped), rather than growing this process's memory.
     Whatever ends the reader (a lost connection, a `ProtocolError`) is raised to the iterator and
-    to every request awaiting a reply.
+    to every request awaiting a reply. A ``subscribe`` drops the previous subscription's stream
+    messages not yet taken and those that arrive before its reply, as `Client.request` does.
+    A (re)connection that gets no greeting within `GREETING_TIMEOUT` (5 s) fails
+    (`ConnectionLost`).
     """
+
+    greeting_timeout = GREETING_TIMEOUT
 
     def __init__(self, path: str, *, max_line: int = DEFAULT_MAX_LINE, queue_size: int = 8192):
         self.path = path
@@ -43,13 +49,14 @@ class AsyncClient:
         self._behind = False  # the queue was full: stream messages are dropped until a reconnection
         self._ended: Optional[Exception] = None  # what ended the reader task
         self._waiting: Dict[int, asyncio.Future[Message]] = {}
+        self._subscribing: Optional[int] = None  # a subscribe awaiting its reply: stream messages before it are dropped
         self._next_id = 0
         self._closed = False  # by the caller: a subscription ends instead of reconnecting
 
     @classmethod
     async def connect(cls, path: Optional[str] = None, *, max_line: int = DEFAULT_MAX_LINE,
                       queue_size: int = 8192) -> "AsyncClient":
-        """Connects and reads the greeting (``client.hello``)."""
+        """Connects and reads the greeting (``client.hello``), waiting at most `GREETING_TIMEOUT`."""
         client = cls(path or default_socket_path(), max_line=max_line, queue_size=queue_size)
         await client._open()
         return client
@@ -63,17 +70,21 @@ class AsyncClient:
     async def _open(self) -> None:
         await self._disconnect()
         try:
-            reader, writer = await asyncio.open_unix_connection(self.path, limit=self.max_line + 1)
-        except OSError as e:
-            raise ConnectionLost(f"cannot connect to {self.path}: {e.strerror or e}") from e
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_unix_connection(self.path, limit=self.max_line + 1), self.greeting_timeout)
+        except (OSError, asyncio.TimeoutError) as e:
+            raise ConnectionLost(f"cannot connect to {self.path}: {getattr(e, 'strerror', None) or e or 'timed out'}") from e
         self._writer = writer
         try:
-            self.hello = check_hello(await self._read(reader))
+            self.hello = check_hello(await asyncio.wait_for(self._read(reader), self.greeting_timeout))
+        except asyncio.TimeoutError:
+            await self._disconnect()
+            raise ConnectionLost(f"{self.path} sent no greeting within {self.greeting_timeout:g} s") from None
         except BaseException:
             await self._disconnect()
             raise
         self._queue = asyncio.Queue(self.queue_size)
-        self._behind, self._ended = False, None
+        self._behind, self._ended, self._subscribing = False, None, None
         self._reader_task = asyncio.create_task(self._read_loop(reader))
 
     async def close(self) -> None:
@@ -115,6 +126,17 @@ class AsyncClient:
         try:
             while True:
                 message = await self._read(reader)
+                if self._subscribing is not None:
+                    if isinstance(message, (Reply, ErrorMessage)) and message.id == self._subscribing:
+                        self._subscribing = None  # what follows is the new subscription's
+                    elif isinstance(message, SUBSCRIPTION_TYPES):
+                        continue  # the previous subscription's
+                    elif isinstance(message, Goodbye) and self._subscribing in self._waiting:
+                        future = self._waiting.pop(self._subscribing)
+                        self._subscribing = None
+                        if not future.done():
+                            future.set_exception(GoodbyeToSubscribe(message.reason))
+                        continue
                 if isinstance(message, (Reply, ErrorMessage)) and message.id in self._waiting:
                     future = self._waiting.pop(message.id)
                     if not future.done():
@@ -139,6 +161,12 @@ class AsyncClient:
             if not future.done():
                 future.set_exception(error)
         self._waiting.clear()
+
+    def _drain(self) -> list:
+        items = []
+        while not self._queue.empty():
+            items.append(self._queue.get_nowait())
+        return items
 
     async def next_message(self) -> Message:
         """The next message that is not a reply to a request."""
@@ -165,11 +193,19 @@ class AsyncClient:
         id = self._next_id
         future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
         self._waiting[id] = future
+        if request == "subscribe":
+            kept = [m for m in self._drain() if not isinstance(m, SUBSCRIPTION_TYPES)]
+            self._behind = False  # what was dropped belonged to the previous subscription
+            for item in kept:
+                self._queue.put_nowait(item)
+            self._subscribing = id
         try:
             self._writer.write(request_line(id, request, keys))
             await self._writer.drain()
         except (ConnectionResetError, BrokenPipeError) as e:
             self._waiting.pop(id, None)
+            if future.done():
+                future.exception()  # the reader failed it first: retrieved, so asyncio does not warn
             raise ConnectionLost(f"connection to {self.path} lost: {e.strerror}") from e
         return check_reply(await future, id, request)
 
@@ -189,12 +225,14 @@ class AsyncClient:
                       cursor: Optional[str] = None) -> HistoryReply:
         return await self.request("history", limit=limit, devices=devices, cursor=cursor)  # type: ignore[return-value]
 
-    async def history_all(self, limit: Optional[int] = None, devices: Optional[Sequence[int]] = None) -> List[Stroke]:
+    async def history_all(self, limit: Optional[int] = None, devices: Optional[Sequence[int]] = None) -> History:
+        """As `Client.history_all`: a list with ``missed``."""
         page = await self.history(limit, devices)
-        strokes = list(page.strokes)
+        strokes = History(page.strokes, page.missed or 0)
         while page.cursor is not None:
             page = await self.history(limit, devices, page.cursor)
             strokes += page.strokes
+            strokes.missed += page.missed or 0
         return strokes
 
     async def subscribe(self, devices: Optional[Sequence[int]] = None, events: Optional[Sequence[str]] = None, *,
@@ -215,7 +253,12 @@ class AsyncClient:
                 keys, gap = state.subscribe_keys(self.hello)
                 if gap:
                     yield gap
-                reply = await self.request("subscribe", **keys)
+                try:
+                    reply = await self.request("subscribe", **keys)
+                except GoodbyeToSubscribe as e:
+                    if e.reason == "slowClient" and "resumeAfter" in keys:
+                        state.resume_refused(e.reason)  # a Gap, then subscribe for a snapshot
+                    raise
                 if not isinstance(reply, SubscribeReply):
                     raise ProtocolError(f"the reply to 'subscribe' is a '{reply.request}' reply")
                 failures = 0

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Union
 
+from .errors import ProtocolError
 from .messages import STREAM_TYPES, Hello, Message, Moved, Snapshot, SubscribeReply
 
 __all__ = ["Backoff", "Gap", "ShortSessions", "StreamState", "default_socket_path"]
@@ -22,8 +23,11 @@ class Gap:
     """Not a wire message: the stream could not continue after ``last_seq``.
 
     ``reason`` is ``gapTooOld`` (the daemon no longer holds every message after ``last_seq``:
-    its ``resume`` buffer is smaller than what was missed) or ``restarted`` (a new daemon
-    instance answered, whose sequence numbers start over). What happened in between is lost; a
+    its ``resume`` buffer is smaller than what was missed), ``restarted`` (a new daemon
+    instance answered, whose sequence numbers start over) or ``slowClient`` (the daemon answered
+    the ``subscribe`` resuming after ``last_seq`` with ``goodbye`` ``slowClient`` alone: the
+    messages to resume do not fit the client's queue limits, docs/protocol.md; the client
+    subscribes again without resuming). What happened in between is lost; a
     `Snapshot` of the strokes in progress follows at once. Strokes the client knew of that are
     not in it ended (or were cancelled) meanwhile.
     """
@@ -96,13 +100,15 @@ class StreamState:
         #: Sequence numbers neither received nor counted in a `merged` so far. Without filters it
         #: is 0 whenever no merged move is pending (docs/protocol.md, "Sequence numbers").
         self.unaccounted = 0
+        self._gap: Optional[Gap] = None  # to deliver before the next subscribe (`resume_refused`)
 
     def subscribe_keys(self, hello: Hello) -> tuple[Dict[str, Any], Optional[Gap]]:
         """The keys of the ``subscribe`` to send after ``hello``, and the gap to deliver first
         when the daemon is a new instance."""
-        gap = None
+        gap, self._gap = self._gap, None
         if self.instance is not None and hello.instance != self.instance:
-            gap = Gap(reason="restarted", last_seq=self.last_seq, instance=self.instance)
+            if gap is None:  # else already announced: the snapshot follows either way
+                gap = Gap(reason="restarted", last_seq=self.last_seq, instance=self.instance)
             self.last_seq = None
         self.instance = hello.instance
         keys: Dict[str, Any] = {}
@@ -120,8 +126,19 @@ class StreamState:
             return Gap(reason=reply.reason or "gapTooOld", last_seq=self.last_seq, instance=self.instance)
         return None
 
+    def resume_refused(self, reason: str) -> None:
+        """The daemon answered a ``subscribe`` with ``resumeAfter`` by ``goodbye`` ``reason``
+        alone (``slowClient``: what it would resume does not fit the client's queue limits).
+        Resuming again would be cut the same way: the next ``subscribe`` asks for a snapshot,
+        after a `Gap` with that reason (`subscribe_keys` returns it)."""
+        if self.last_seq is not None:
+            self._gap = Gap(reason=reason, last_seq=self.last_seq, instance=self.instance)
+            self.last_seq = None
+
     def on_message(self, message: Message) -> List[Message]:
-        """What to deliver of ``message``: nothing when its sequence number was delivered."""
+        """What to deliver of ``message``. A stream message whose sequence number is not above
+        the last one delivered is not the protocol (the daemon's only increase, and a resume
+        starts after the last delivered): `ProtocolError`."""
         if isinstance(message, Snapshot):
             self.last_seq = message.seq
             self.unaccounted = 0
@@ -132,7 +149,8 @@ class StreamState:
                 return [message]
             if self.last_seq is not None:
                 if seq <= self.last_seq:
-                    return []
+                    raise ProtocolError(f"a '{message.raw.get('type')}' with seq {seq} after seq {self.last_seq}: "
+                                        "sequence numbers only increase")
                 merged = message.merged if isinstance(message, Moved) and message.merged else 0
                 self.unaccounted += seq - self.last_seq - 1 - merged
             self.last_seq = seq

@@ -11,7 +11,7 @@ import time
 import unittest
 from unittest import mock
 
-from strokes_client import AsyncClient, Backoff, Client, ConnectionLost, DaemonError, Moved, ProtocolError, Snapshot
+from strokes_client import AsyncClient, Backoff, Client, ConnectionLost, DaemonError, Gap, Moved, ProtocolError, Snapshot
 
 from harness import HELLO, FakeServer, read_request
 
@@ -336,6 +336,250 @@ class FakeServerTests(unittest.TestCase):
         self.assertGreaterEqual(len(subscribes), 2)
         self.assertLess(subscribes[1]["resumeAfter"], last)
 
+
+    # Findings of adversarial round 16.
+
+    def test_a_reconnection_that_gets_no_greeting_fails(self):
+        """Finding 106: a socket that accepts and never greets (a stopped daemon) blocked the
+        reconnection for good; it must fail, so that backoff.attempts ends the subscription."""
+        connections = []
+        answer = subscribed_then(b'{"type":"goodbye","reason":"shutdown"}\n')
+        def script(connection):
+            connections.append(time.monotonic())
+            if len(connections) == 1:
+                answer(connection)
+            else:
+                connection.recv(1)  # accepted, never greeted
+        path = self.serve(script)
+        with mock.patch.object(Client, "greeting_timeout", 0.3, create=True), \
+                mock.patch.object(AsyncClient, "greeting_timeout", 0.3, create=True):
+            for timeout in (None, 10):
+                connections.clear()
+                outcome = []
+                def consume():
+                    try:
+                        with Client.connect(path, timeout=timeout) as client:
+                            for _ in client.subscribe(backoff=Backoff(initial=0.01, attempts=2)):
+                                pass
+                    except Exception as e:
+                        outcome.append(e)
+                thread = threading.Thread(target=consume, daemon=True)
+                thread.start()
+                thread.join(10)
+                self.assertFalse(thread.is_alive(), f"Client(timeout={timeout}): still waiting for a greeting")
+                self.assertIsInstance(outcome[0], ConnectionLost)
+                self.assertIn("gave up reconnecting after 2 attempts", str(outcome[0]))
+                self.assertIn("no greeting within 0.3 s", str(outcome[0]))
+                self.assertEqual(len(connections), 3)
+
+            connections.clear()
+            async def run():
+                async with await AsyncClient.connect(path) as client:
+                    async for _ in client.subscribe(backoff=Backoff(initial=0.01, attempts=2)):
+                        pass
+            with self.assertRaises(ConnectionLost) as caught:
+                asyncio.run(asyncio.wait_for(run(), 10))
+            self.assertIn("gave up reconnecting after 2 attempts", str(caught.exception))
+            self.assertEqual(len(connections), 3)
+
+    def test_a_second_subscribe_on_the_connection_starts_with_its_own_snapshot(self):
+        """Finding 107: the first subscription's unread stream messages (kept while a request
+        waited, or still in the socket) came out of the second one before its snapshot."""
+        def event(kind, seq):
+            return (b'{"type":"%s","seq":%d,"stroke":%d,"device":1,"frame":%d,"slot":0,"trackingId":1,'
+                    b'"time":1,"x":1,"y":1,"nx":0,"ny":0}\n' % (kind, seq, seq, seq))
+        def script(connection):
+            connection.sendall(HELLO)
+            file = connection.makefile("rb")
+            subscribes = 0
+            while line := file.readline():
+                request = json.loads(line)
+                id = request["id"]
+                if request["request"] == "subscribe":
+                    subscribes += 1
+                    seq = 10 * (subscribes - 1)
+                    out = b'{"type":"reply","id":%d,"request":"subscribe","seq":%d}\n' % (id, seq)
+                    out += b'{"type":"snapshot","seq":%d,"strokes":[]}\n' % seq
+                    if subscribes == 1:
+                        out += event(b"began", 1) + event(b"began", 2)
+                    else:
+                        out += event(b"moved", seq + 1)
+                    connection.sendall(out)
+                else:  # the stream the first subscription has not read yet, then the reply
+                    connection.sendall(event(b"ended", 3) + event(b"ended", 4)
+                                       + b'{"type":"reply","id":%d,"request":"%s"}\n' % (id, request["request"].encode()))
+        path = self.serve(script)
+
+        def first_two(iterator):
+            return [(type(e).__name__, getattr(e, "seq", None)) for e in (next(iterator), next(iterator))]
+        expected = [[("Snapshot", 0), ("Began", 1)], [("Snapshot", 10), ("Moved", 11)], [("Snapshot", 20), ("Moved", 21)]]
+        with Client.connect(path, timeout=10) as client:
+            seen = [first_two(client.subscribe(reconnect=False))]
+            client.ping()  # began 2, ended 3 and 4 are kept while it waits
+            seen.append(first_two(client.subscribe(reconnect=False)))
+            seen.append(first_two(client.subscribe(reconnect=False)))  # nothing kept: dropped from the socket
+        self.assertEqual(seen, expected)
+
+        async def run():
+            async with await AsyncClient.connect(path) as client:
+                async def first_two_async(iterator):
+                    return [(type(e).__name__, getattr(e, "seq", None)) for e in (await anext(iterator), await anext(iterator))]
+                seen = [await first_two_async(client.subscribe(reconnect=False))]
+                await client.ping()
+                await asyncio.sleep(0.1)
+                seen.append(await first_two_async(client.subscribe(reconnect=False)))
+                seen.append(await first_two_async(client.subscribe(reconnect=False)))
+                return seen
+        self.assertEqual(asyncio.run(asyncio.wait_for(run(), 10)), expected)
+
+    def test_a_request_keeps_at_most_queue_size_stream_messages_then_the_subscription_resumes(self):
+        """Finding 108: the blocking client kept every stream message that came while a request
+        waited for its reply. Now at most queue_size; then it resumes after what it delivered."""
+        last = 100
+        subscribes = []
+        def moved(seq):
+            return (b'{"type":"moved","seq":%d,"stroke":1,"device":1,"frame":%d,"slot":0,"trackingId":1,'
+                    b'"time":1,"x":1,"y":1,"nx":0,"ny":0}\n' % (seq, seq))
+        def script(connection):
+            connection.sendall(HELLO)
+            file = connection.makefile("rb")
+            while line := file.readline():
+                request = json.loads(line)
+                if request["request"] == "subscribe":
+                    subscribes.append(request)
+                    after = request.get("resumeAfter")
+                    out = b'{"type":"reply","id":%d,"request":"subscribe","seq":0%s}\n' % (
+                        request["id"], b',"resumed":true' if after is not None else b'')
+                    if after is None:
+                        out += b'{"type":"snapshot","seq":0,"strokes":[]}\n'
+                    else:
+                        out += b"".join(moved(seq) for seq in range(after + 1, last + 1))
+                    connection.sendall(out)
+                else:  # the whole stream comes before the reply
+                    connection.sendall(b"".join(moved(seq) for seq in range(1, last + 1))
+                                       + b'{"type":"reply","id":%d,"request":"ping"}\n' % request["id"])
+        path = self.serve(script)
+        seen, kept = [], []
+        with Client.connect(path, timeout=10, queue_size=16) as client:
+            for event in client.subscribe(backoff=Backoff(initial=0.01, attempts=3)):
+                seen.append(event)
+                if len(seen) == 1:
+                    client.ping()
+                    kept.append(len(client._pending))
+                if isinstance(event, Moved) and event.seq == last:
+                    break
+        self.assertEqual(kept, [16])
+        self.assertIsInstance(seen[0], Snapshot)
+        self.assertEqual([e.seq for e in seen[1:]], list(range(1, last + 1)))
+        self.assertEqual([s.get("resumeAfter") for s in subscribes], [None, 16])
+
+    def test_a_resume_answered_by_slow_client_becomes_a_gap_and_a_snapshot(self):
+        """Finding 110: a resume whose backlog does not fit the client's queue is answered by
+        goodbye slowClient alone; the client sent the same resumeAfter again for ever."""
+        subscribes = []
+        def script(connection):
+            connection.sendall(HELLO)
+            request = read_request(connection)
+            subscribes.append(request.get("resumeAfter"))
+            id = request["id"]
+            if len(subscribes) == 1:
+                connection.sendall(b'{"type":"reply","id":%d,"request":"subscribe","seq":0}\n' % id
+                                   + b'{"type":"snapshot","seq":0,"strokes":[]}\n'
+                                   + b'{"type":"deviceRemoved","seq":1,"device":1}\n'
+                                   + b'{"type":"goodbye","reason":"slowClient"}\n')
+            elif "resumeAfter" in request:
+                connection.sendall(b'{"type":"goodbye","reason":"slowClient"}\n')
+            else:
+                connection.sendall(b'{"type":"reply","id":%d,"request":"subscribe","seq":50}\n' % id
+                                   + b'{"type":"snapshot","seq":50,"strokes":[]}\n'
+                                   + b'{"type":"deviceRemoved","seq":51,"device":2}\n')
+                connection.recv(1)
+        path = self.serve(script)
+        expected = ["Snapshot 0", "DeviceRemoved 1", "Goodbye None", "Gap slowClient 1", "Snapshot 50", "DeviceRemoved 51"]
+        def name(event):
+            if isinstance(event, Gap):
+                return f"Gap {event.reason} {event.last_seq}"
+            return f"{type(event).__name__} {getattr(event, 'seq', None)}"
+        seen = []
+        with Client.connect(path, timeout=10) as client:
+            for event in client.subscribe(backoff=Backoff(initial=0.01, attempts=3)):
+                seen.append(name(event))
+                if len(seen) == len(expected):
+                    break
+        self.assertEqual(seen, expected)
+        self.assertEqual(subscribes, [None, 1, None])
+
+        subscribes.clear()
+        async def run():
+            seen = []
+            async with await AsyncClient.connect(path) as client:
+                async for event in client.subscribe(backoff=Backoff(initial=0.01, attempts=3)):
+                    seen.append(name(event))
+                    if len(seen) == len(expected):
+                        return seen
+        self.assertEqual(asyncio.run(asyncio.wait_for(run(), 10)), expected)
+        self.assertEqual(subscribes, [None, 1, None])
+
+    def test_a_sequence_number_that_goes_back_is_a_protocol_error(self):
+        """Finding 109: began 2, began 4, ended 3: the ended was dropped silently."""
+        def event(kind, seq, stroke):
+            return (b'{"type":"%s","seq":%d,"stroke":%d,"device":1,"frame":%d,"slot":0,"trackingId":1,'
+                    b'"time":1,"x":1,"y":1,"nx":0,"ny":0}\n' % (kind, seq, stroke, seq))
+        path = self.serve(subscribed_then(event(b"began", 2, 1), event(b"began", 4, 2), event(b"ended", 3, 1)))
+        self.assert_subscription_raises(path, ProtocolError, "'ended' with seq 3 after seq 4")
+
+    def test_history_all_counts_what_was_missed(self):
+        """Finding 111: history_all() threw the pages' missed counts away."""
+        pages = [b'"cursor":"a"', b'"cursor":"b","missed":3', b'"missed":2']
+        def script(connection):
+            connection.sendall(HELLO)
+            for page in pages:
+                request = read_request(connection)
+                connection.sendall(b'{"type":"reply","id":%d,"request":"history","strokes":[],%s}\n' % (request["id"], page))
+            connection.recv(1)
+        path = self.serve(script)
+        with Client.connect(path, timeout=10) as client:
+            history = client.history_all()
+        self.assertIsInstance(history, list)
+        self.assertEqual((history, history.missed), ([], 5))
+
+        async def run():
+            async with await AsyncClient.connect(path) as client:
+                return await client.history_all()
+        history = asyncio.run(asyncio.wait_for(run(), 10))
+        self.assertIsInstance(history, list)
+        self.assertEqual((history, history.missed), ([], 5))
+
+    def test_a_read_timeout_leaves_the_client_usable(self):
+        """Finding 112: after one TimeoutError every read raised OSError (socket.makefile); the
+        part of a line read before the timeout must not be lost, and a subscription waiting for
+        the stream is not ended by the request timeout."""
+        def script(connection):
+            connection.sendall(HELLO)
+            request = read_request(connection)  # a ping answered late, in two halves
+            line = b'{"type":"reply","id":%d,"request":"ping"}\n' % request["id"]
+            connection.sendall(line[:10])
+            time.sleep(0.6)
+            connection.sendall(line[10:])
+            request = read_request(connection)  # a ping answered at once
+            connection.sendall(b'{"type":"reply","id":%d,"request":"ping"}\n' % request["id"])
+            request = read_request(connection)  # the subscribe: a quiet stream
+            connection.sendall(b'{"type":"reply","id":%d,"request":"subscribe","seq":0}\n' % request["id"]
+                               + b'{"type":"snapshot","seq":0,"strokes":[]}\n')
+            time.sleep(0.6)
+            connection.sendall(b'{"type":"deviceRemoved","seq":1,"device":1}\n')
+            connection.recv(1)
+        path = self.serve(script)
+        with Client.connect(path, timeout=0.3) as client:
+            with self.assertRaises(TimeoutError):
+                client.ping()
+            self.assertEqual(client.ping().id, 2)  # the late reply to 1 is skipped
+            seen = []
+            for event in client.subscribe(reconnect=False):
+                seen.append(type(event).__name__)
+                if len(seen) == 2:
+                    break
+        self.assertEqual(seen, ["Snapshot", "DeviceRemoved"])
 
 if __name__ == "__main__":
     unittest.main()

@@ -2,7 +2,7 @@
 
 import unittest
 
-from strokes_client import Backoff, Gap, Hello, Snapshot, StreamState, SubscribeReply, parse_message
+from strokes_client import Backoff, Gap, Hello, ProtocolError, Snapshot, StreamState, SubscribeReply, parse_message
 from strokes_client.stream import ShortSessions
 
 
@@ -32,12 +32,32 @@ class StreamStateTests(unittest.TestCase):
         self.assertEqual((keys["resumeAfter"], gap), (11, None))
         self.assertIsNone(state.on_reply(reply(seq=40, resumed=True)))
 
-    def test_nothing_is_delivered_twice(self):
+    def test_a_sequence_number_that_goes_back_is_a_protocol_error(self):
+        """Finding 109: seq numbers only increase (a resume starts after the last delivered, a
+        merged moved carries the newest): one that does not was dropped silently."""
         state = StreamState(resume_after=5)
-        self.assertEqual(state.on_message(moved(5)), [])
+        with self.assertRaisesRegex(ProtocolError, "seq 5 after seq 5"):
+            state.on_message(moved(5))
         self.assertEqual(len(state.on_message(moved(6))), 1)
-        self.assertEqual(state.on_message(moved(6)), [])
-        self.assertEqual(state.last_seq, 6)
+        self.assertEqual(len(state.on_message(moved(8))), 1)
+        with self.assertRaisesRegex(ProtocolError, "seq 7 after seq 8"):
+            state.on_message(moved(7))
+        self.assertEqual(state.last_seq, 8)
+
+    def test_a_resume_refused_with_slow_client_becomes_a_gap_and_a_snapshot(self):
+        """Finding 110: the next subscribe must not send the same resumeAfter again."""
+        state = StreamState()
+        state.subscribe_keys(hello("a"))
+        state.on_message(Snapshot(seq=3, strokes=()))
+        state.on_message(moved(4))
+        keys, gap = state.subscribe_keys(hello("a", 9000))
+        self.assertEqual((keys["resumeAfter"], gap), (4, None))
+        state.resume_refused("slowClient")
+        keys, gap = state.subscribe_keys(hello("a", 9001))
+        self.assertNotIn("resumeAfter", keys)
+        self.assertEqual(gap, Gap(reason="slowClient", last_seq=4, instance="a"))
+        state.on_message(Snapshot(seq=9001, strokes=()))
+        self.assertEqual(state.subscribe_keys(hello("a", 9001)), ({"resumeAfter": 9001}, None))
 
     def test_merged_moves_account_for_the_numbers_they_skip(self):
         state = StreamState()
