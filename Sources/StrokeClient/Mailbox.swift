@@ -50,6 +50,15 @@ final class Mailbox<Item: Sendable>: @unchecked Sendable {
         return .taken
     }
 
+    /// Drops the waiting items `drop` picks.
+    func removeAll(where drop: (Item) -> Bool) {
+        condition.lock()
+        items = items[head...].filter { !drop($0.item) }
+        head = 0
+        queuedBytes = items.reduce(0) { $0 + $1.bytes }
+        condition.unlock()
+    }
+
     /// No more items: `take` throws `error` once the queued ones are taken.
     func finish(_ error: StrokeClientError) {
         condition.lock()

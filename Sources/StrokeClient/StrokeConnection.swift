@@ -33,6 +33,9 @@ final class StrokeConnection: @unchecked Sendable {
     private let lock = ConditionLock()
     private var replies: [Int64: CheckedContinuation<ServerMessage, Error>] = [:]
     private var nextID: Int64 = 0
+    /// A `subscribe` awaiting its reply: until it comes, the stream is the previous
+    /// subscription's, and is dropped (a new subscription starts with its own snapshot or resume).
+    private var subscribing: Int64?
     private var closed = false
     /// The daemon ended the connection (end of stream, or a receive error) before this side closed
     /// it or dropped the stream (a consumer behind): what a subscription counts as a short session.
@@ -96,6 +99,7 @@ final class StrokeConnection: @unchecked Sendable {
             nextID += 1
             let id = nextID
             replies[id] = continuation
+            if case .subscribe = command { subscribing = id }
             lock.unlock()
             do {
                 try socket.send(try Request(id: .int(id), command).line())
@@ -212,12 +216,19 @@ final class StrokeConnection: @unchecked Sendable {
             if let id = Self.replyID(message) {
                 lock.lock()
                 let continuation = replies.removeValue(forKey: id)
+                let subscribed = subscribing == id
+                if subscribed { subscribing = nil }
                 lock.unlock()
                 if let continuation {
+                    // What the consumer has not taken of the previous subscription goes: it
+                    // went on to the new one before its snapshot (and, with resumeAfter, moved the
+                    // position past what the resume then sends: lost as if delivered).
+                    if subscribed { mailbox.removeAll(where: Self.isSubscriptionMessage) }
                     continuation.resume(returning: message)
                     continue
                 }
             }
+            if Self.isSubscriptionMessage(message), lock.withLock({ subscribing != nil }) { continue }
             // Fallen behind: the stream is dropped from here (replies still reach their requests
             // above), and the consumer gets `connectionLost` after what is queued; a subscription
             // reconnects and resumes after the last message it delivered.
@@ -252,6 +263,14 @@ final class StrokeConnection: @unchecked Sendable {
         default: break
         }
         return nil
+    }
+
+    /// A message of a subscription's stream (not a reply, error, goodbye or unknown type).
+    static func isSubscriptionMessage(_ message: ServerMessage) -> Bool {
+        switch message {
+        case .snapshot, .stroke, .hover, .gesture, .deviceAdded, .deviceRemoved: true
+        case .hello, .reply, .error, .goodbye, .replayEnded, .unknown: false
+        }
     }
 
     private static func describe(_ error: Error) -> String {

@@ -216,6 +216,42 @@ import Glibc
         }
     }
 
+    /// A second subscription on the connection starts with its own snapshot: what the first left
+    /// unread, and what came before the new reply, was the first one's (with `resumeAfter`, it
+    /// moved the position past what the resume then sent: lost as if delivered).
+    @Test func aSecondSubscriptionStartsWithItsOwnSnapshot() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        @Sendable func line(_ text: String) -> [UInt8] { Array(text.utf8) + [0x0a] }
+        @Sendable func removed(_ seqs: ClosedRange<Int>) -> [UInt8] { seqs.flatMap { line(#"{"type":"deviceRemoved","seq":\#($0),"device":1}"#) } }
+        let server = try FakeServer(path: directory + "/fake.sock") { connection in
+            func send(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+            func request() -> String {
+                var line: [UInt8] = []
+                var byte: UInt8 = 0
+                while recv(connection, &byte, 1, 0) == 1, byte != 0x0a { line.append(byte) }
+                return String(decoding: line, as: UTF8.self)
+            }
+            send(Self.hello)
+            _ = request()
+            send(line(#"{"type":"reply","id":1,"request":"subscribe","seq":0}"#) + line(#"{"type":"snapshot","seq":0,"strokes":[]}"#) + removed(1...5))
+            _ = request()
+            // The first subscription's stream goes on until the daemon reads the new subscribe.
+            send(removed(6...8) + line(#"{"type":"reply","id":2,"request":"subscribe","seq":8}"#) + line(#"{"type":"snapshot","seq":8,"strokes":[]}"#) + removed(9...9))
+            usleep(500_000)
+        }
+        defer { server.stop() }
+        let client = try await StrokeClient.connect(path: server.path)
+        defer { client.close() }
+        var first = client.subscribe(reconnect: false).makeAsyncIterator()
+        #expect(try await first.next() == .message(.snapshot(Snapshot(seq: 0, strokes: []))))
+        #expect(try await first.next() == .message(.deviceRemoved(DeviceRemoved(seq: 1, device: 1))))
+        usleep(100_000)  // 2-5 read and waiting in the mailbox
+        var second = client.subscribe(reconnect: false).makeAsyncIterator()
+        #expect(try await second.next() == .message(.snapshot(Snapshot(seq: 8, strokes: []))))
+        #expect(try await second.next() == .message(.deviceRemoved(DeviceRemoved(seq: 9, device: 1))))
+    }
+
     @Test func garbageFromAServerIsAClearError() async throws {
         let ssh = try await connectError(to: Array("SSH-2.0-OpenSSH_9.2\r\n".utf8))
         #expect(ssh?.code == .protocolError)
