@@ -37,6 +37,21 @@ def subscribed_then(*chunks: bytes):
     return script
 
 
+
+def consume_in_thread(subscription):
+    """Iterates ``subscription()`` on a daemon thread; returns the thread and a list that gets what
+    ended the iteration."""
+    outcome = []
+    def consume():
+        try:
+            for _ in subscription():
+                pass
+        except Exception as e:
+            outcome.append(e)
+    thread = threading.Thread(target=consume, daemon=True)
+    thread.start()
+    return thread, outcome
+
 class FakeServerTests(unittest.TestCase):
     def setUp(self):
         self.directory = tempfile.mkdtemp(prefix="strokes-fake-")
@@ -210,15 +225,7 @@ class FakeServerTests(unittest.TestCase):
                 connection.sendall(HELLO + farewell)
             path = self.serve(script)
             with self.subTest(farewell=farewell), Client.connect(path, timeout=10) as client:
-                outcome = []
-                def consume():
-                    try:
-                        for _ in client.subscribe(backoff=Backoff(initial=0.05, attempts=3)):
-                            pass
-                    except Exception as e:
-                        outcome.append(e)
-                thread = threading.Thread(target=consume, daemon=True)
-                thread.start()
+                thread, outcome = consume_in_thread(lambda: client.subscribe(backoff=Backoff(initial=0.05, attempts=3)))
                 thread.join(10)
                 if thread.is_alive():
                     client.close()  # ends the loop at its next reconnection
@@ -355,16 +362,10 @@ class FakeServerTests(unittest.TestCase):
                 mock.patch.object(AsyncClient, "greeting_timeout", 0.3, create=True):
             for timeout in (None, 10):
                 connections.clear()
-                outcome = []
-                def consume():
-                    try:
-                        with Client.connect(path, timeout=timeout) as client:
-                            for _ in client.subscribe(backoff=Backoff(initial=0.01, attempts=2)):
-                                pass
-                    except Exception as e:
-                        outcome.append(e)
-                thread = threading.Thread(target=consume, daemon=True)
-                thread.start()
+                def subscription(timeout=timeout):
+                    with Client.connect(path, timeout=timeout) as client:
+                        yield from client.subscribe(backoff=Backoff(initial=0.01, attempts=2))
+                thread, outcome = consume_in_thread(subscription)
                 thread.join(10)
                 self.assertFalse(thread.is_alive(), f"Client(timeout={timeout}): still waiting for a greeting")
                 self.assertIsInstance(outcome[0], ConnectionLost)
