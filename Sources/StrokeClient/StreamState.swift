@@ -41,8 +41,11 @@ public struct StreamState: Sendable {
         return Gap(reason: Gap.Reason(rawValue: result.reason ?? "gapTooOld"), lastSeq: lastSeq, instance: instance)
     }
 
-    /// Whether to deliver `message`: not when its sequence number was delivered already.
-    public mutating func accept(_ message: ServerMessage) -> Bool {
+    /// Whether to deliver `message` (true, or it throws). A stream message whose sequence number
+    /// is not above the last one delivered is not the protocol (`protocolError`): the daemon's
+    /// numbers only increase (a merged `moved` carries the newest), and a resume starts after the
+    /// last one delivered. Dropped silently, such a message left a stroke without its end.
+    public mutating func accept(_ message: ServerMessage) throws(StrokeClientError) -> Bool {
         if case .snapshot(let snapshot) = message {
             lastSeq = snapshot.seq
             unaccounted = 0
@@ -50,7 +53,9 @@ public struct StreamState: Sendable {
         }
         guard let seq = message.seq else { return true }
         if let last = lastSeq {
-            guard seq > last else { return false }
+            guard seq > last else {
+                throw StrokeClientError(.protocolError, "a '\(message.type)' with seq \(seq) after seq \(last): sequence numbers only increase")
+            }
             var merged = 0
             if case .stroke(let e) = message { merged = e.merged ?? 0 }
             // Saturating: a daemon's numbers stay far from the limits, a hostile peer's need not,

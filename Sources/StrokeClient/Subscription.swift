@@ -92,7 +92,7 @@ public struct Subscription: AsyncSequence, Sendable {
                         saidGoodbye = true
                         connection.close()
                     }
-                    if state.accept(message) { return .message(message) }
+                    if try state.accept(message) { return .message(message) }
                 } catch let error as StrokeClientError where error.code == .connectionLost {
                     // Only the daemon ending it is a short session; a stream dropped behind a slow
                     // consumer (or closed here) resumes at once.
