@@ -33,19 +33,19 @@ struct LiveStroke: Sendable {
         }
     }
 
-    /// Appends the point of `sample` at `time`, of `frame`, to the polyline (derived with
+    /// Appends the point of `sample` (read in place) at `time`, of `frame`, to the polyline (derived with
     /// `unpacked` only when the points are kept as points); returns the stroke's id. One access to
     /// the entry for the per-event path.
     @inline(__always)
     mutating func extend(
-        time: Timestamp, sample: ContactSample, frame: UInt64, geometry current: SharedGeometry?,
+        time: Timestamp, sample: UnsafePointer<ContactSample>, frame: UInt64, geometry current: SharedGeometry?,
         unpacked: @autoclosure () -> DeviceGeometry
     ) -> StrokeID {
         if geometry !== current { switchGeometry(to: current) }
         if geometry != nil {
             packer.append(time: time, sample)
         } else {
-            header.points.append(StrokePoint(time: time, sample: sample, geometry: unpacked()))
+            header.points.append(StrokePoint(time: time, sample: sample.pointee, geometry: unpacked()))
         }
         pointCount += 1
         header.lastFrame = frame

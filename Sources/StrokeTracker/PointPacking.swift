@@ -177,37 +177,45 @@ struct PointPacker: Sendable {
     /// which follows the last point packed.
     @inline(__always)
     mutating func append(time: Timestamp, _ p: ContactSample) {
+        withUnsafePointer(to: p) { append(time: time, $0) }
+    }
+
+    /// `append(time:_:)` with the sample read in place (the tracker's path: the decoder's event,
+    /// where a copy of it on the stack was read back across two of its stores, which the CPU
+    /// cannot forward: a stall per motion).
+    @inline(__always)
+    mutating func append(time: Timestamp, _ p: UnsafePointer<ContactSample>) {
         let now = time.microseconds &- lastMicroseconds
         let residual = now &- interval
         interval = now
         reserve()
         // Touch points change only in the first 7 fields (time, position, pressure, shape): their
         // bitmap is one byte and only those 7 deltas need computing.
-        if p.samePenFields(as: lastSample) {
+        if p.pointee.samePenFields(as: lastSample) {
             appendTouch(p, residual: residual)
         } else {
-            appendAnyChange(time: time, p, residual: residual)
+            appendAnyChange(time: time, p.pointee, residual: residual)
         }
         lastMicroseconds = time.microseconds
-        lastSample = p
+        lastSample = p.pointee
     }
 
     /// `append` for a point whose fields past the seventh are the last point's. The bitmap's byte
     /// is written last, each delta as it is computed: computing the seven first kept them all in
     /// registers and spilled them.
     @inline(__always)
-    private mutating func appendTouch(_ p: ContactSample, residual: Int64) {
+    private mutating func appendTouch(_ p: UnsafePointer<ContactSample>, residual: Int64) {
         buffer.withUnsafeMutableBufferPointer { b in
             let q = lastSample
             var w = VarintWriter(base: b.baseAddress!, count: count &+ 1)
             var changed: UInt8 = 0
             w.field(residual, 1 << 0, &changed)
-            w.field(Int64(p.x) &- Int64(q.x), 1 << 1, &changed)
-            w.field(Int64(p.y) &- Int64(q.y), 1 << 2, &changed)
-            w.field(Int64(p.pressure) &- Int64(q.pressure), 1 << 3, &changed)
-            w.field(Int64(p.touchMajor) &- Int64(q.touchMajor), 1 << 4, &changed)
-            w.field(Int64(p.touchMinor) &- Int64(q.touchMinor), 1 << 5, &changed)
-            w.field(Int64(p.orientation) &- Int64(q.orientation), 1 << 6, &changed)
+            w.field(Int64(p.pointee.x) &- Int64(q.x), 1 << 1, &changed)
+            w.field(Int64(p.pointee.y) &- Int64(q.y), 1 << 2, &changed)
+            w.field(Int64(p.pointee.pressure) &- Int64(q.pressure), 1 << 3, &changed)
+            w.field(Int64(p.pointee.touchMajor) &- Int64(q.touchMajor), 1 << 4, &changed)
+            w.field(Int64(p.pointee.touchMinor) &- Int64(q.touchMinor), 1 << 5, &changed)
+            w.field(Int64(p.pointee.orientation) &- Int64(q.orientation), 1 << 6, &changed)
             w.base[count] = changed
             count = w.count
         }

@@ -183,7 +183,7 @@ public struct StrokeTracker: Sendable {
                     continue
                 }
                 let id = active[index].extend(
-                    time: e.pointee.time, sample: e.pointee.sample, frame: frame, geometry: packing, unpacked: shared.geometry)
+                    time: e.pointee.time, sample: e.pointer(to: \.sample).unsafelyUnwrapped, frame: frame, geometry: packing, unpacked: shared.geometry)
                 out.appendAssumingUnique(StrokeEvent(
                     kind: .moved, stroke: id, device: device, frame: frame, slot: e.pointee.slot,
                     trackingID: e.pointee.trackingID, point: derive(), flags: []))
