@@ -19,11 +19,8 @@ public final class ReplaySource: @unchecked Sendable {
     struct Step {
         var device: Int
         var input: FrameInput
-        /// When it plays, in µs of recorded time after the round's first step: the sum of the
-        /// intervals before it that go forward. Times that step back (a wall-clock recording
-        /// across a clock change, files joined together) start the spacing over from the step
-        /// before, as evemu-play sleeps for each positive interval; paced from the first time
-        /// alone, every frame up to where the times caught up again was fed at once.
+        /// When it plays, in µs of recorded time after the round's first step (`PlayClock`: an
+        /// interval that goes back counts as 0).
         var play: Double = 0
     }
 
@@ -70,12 +67,10 @@ public final class ReplaySource: @unchecked Sendable {
         // are no lines left to parse.
         var frames = MergedFrames(RecordingStream(memory: recording, file: path))
         var merged: [Step] = []
+        var clock = PlayClock()
         while let (device, input) = try! frames.next() {
             var step = Step(device: device, input: input)
-            if let before = merged.last {
-                let interval = input.time.microseconds - before.input.time.microseconds  // both in 0..<2^63
-                step.play = before.play + Double(max(interval, 0))
-            }
+            step.play = clock.play(input.time)
             merged.append(step)
         }
         steps = merged

@@ -221,37 +221,26 @@ struct ReplayCommand: ParsableCommand {
     }
 }
 
-/// Sleeps so that frames come out with their recorded spacing (divided by `speed`).
-///
-/// Times that step back (a wall-clock recording across a clock change, files joined together)
-/// start the spacing over: the frame after the step comes right after the one before it, and
-/// the rest keep their spacing from there, as evemu-play sleeps for each positive interval.
-/// Paced from the first frame's time alone, everything up to where the times caught up again
-/// came out at once.
+/// Sleeps so that frames come out with their recorded spacing (divided by `speed`), spaced as
+/// `PlayClock` plays them: times that step back start the spacing over.
 struct Pacer {
     var speed: Double
-    private var origin: (recorded: Int64, wall: ContinuousClock.Instant)?
-    /// The last frame's time and when it was due.
-    private var last: (recorded: Int64, due: ContinuousClock.Instant)?
+    private var clock = PlayClock()
+    /// When the first frame came.
+    private var start: ContinuousClock.Instant?
 
     init(speed: Double = 1) { self.speed = speed }
 
     mutating func wait(until time: Timestamp) {
         let now = ContinuousClock.now
-        guard var origin else {
-            self.origin = (time.microseconds, now)
-            last = (time.microseconds, now)
+        let played = clock.play(time)
+        guard let start else {
+            self.start = now
             return
         }
-        if let last, time.microseconds < last.recorded {
-            origin = (time.microseconds, last.due)
-            self.origin = origin
-        }
-        // In `Double` and at most 10^15 µs (31 years) either way, as the daemon's replay: a tiny
-        // speed, or a crafted recording's times, would not fit a `Duration`'s microseconds.
-        let ahead = (Double(time.microseconds) - Double(origin.recorded)) / speed
-        let due = origin.wall + .microseconds(Int64(min(max(ahead, -1e15), 1e15)))
-        last = (time.microseconds, due)
+        // At most 10^15 µs (31 years) ahead, as the daemon's replay: a tiny speed, or a crafted
+        // recording's times, would not fit a `Duration`'s microseconds.
+        let due = start + .microseconds(Int64(min(played / speed, 1e15)))
         let delay = now.duration(to: due)
         guard delay > .zero else { return }
         let (seconds, attoseconds) = delay.components
