@@ -144,8 +144,7 @@ public enum LibinputRecordReader {
             let description = DeviceDescription(name: name, id: id, properties: properties, codes: codes, absInfo: absInfo)
             var events: [InputEvent] = []
             var lines: [Int] = []
-            /// Where the events since the last SYN_REPORT begin (nil: right after one).
-            var frameStart: Int?
+            var frameLength = FrameLengthCheck()
             if let eventsNode = map["events"] {
                 for entry in try sequence(eventsNode, "'events'") {
                     // Other entries (hid, libinput) are not evdev events: ignored as the format says.
@@ -168,18 +167,8 @@ public enum LibinputRecordReader {
                             )
                         )
                         lines.append(item.mark.line)
-                        // The same bound as the streamed formats' (RecordingStream): the YAML is
-                        // read whole, but a frame this long is no frame a device sends.
-                        if events[events.count - 1].isSynReport {
-                            frameStart = nil
-                        } else {
-                            frameStart = frameStart ?? events.count - 1
-                            if events.count - frameStart! > RecordingLimits.maxFrameEvents {
-                                throw RecordingError(
-                                    file: file, line: lines[frameStart!],
-                                    message: RecordingLimits.frameTooLong)
-                            }
-                        }
+                        // Read whole, but a frame this long is no frame a device sends.
+                        try frameLength.note(events[events.count - 1], line: item.mark.line, file: file)
                     }
                 }
             }

@@ -161,8 +161,8 @@ private struct LineEvents: Sendable {
     var skipped: SkippedLines
     /// Keeps the file open while lines are read from it.
     let handle: OpenFile?
-    private var lineAfterLastSyn: Int?
-    private var countAfterLastSyn = 0
+    /// The frame being read: its first line and length (`tail`), and the bound on it.
+    private var frame = FrameLengthCheck()
 
     init(reader: LineReader, evtest: Bool, skipped: SkippedLines, handle: OpenFile?) {
         self.reader = reader
@@ -172,7 +172,7 @@ private struct LineEvents: Sendable {
     }
 
     var tail: TruncatedTail? {
-        lineAfterLastSyn.map { TruncatedTail(eventCount: countAfterLastSyn, line: $0) }
+        frame.firstLine.map { TruncatedTail(eventCount: frame.count, line: $0) }
     }
 
     mutating func next() throws(RecordingError) -> InputEvent? {
@@ -185,19 +185,7 @@ private struct LineEvents: Sendable {
             }
             switch parsed {
             case .event(let event):
-                if event.closesFrame {
-                    lineAfterLastSyn = nil
-                    countAfterLastSyn = 0
-                } else {
-                    if lineAfterLastSyn == nil { lineAfterLastSyn = reader.lineNumber }
-                    countAfterLastSyn += 1
-                    if countAfterLastSyn > RecordingLimits.maxFrameEvents {
-                        throw RecordingError(
-                            file: reader.file, line: lineAfterLastSyn,
-                            message: RecordingLimits.frameTooLong
-                        )
-                    }
-                }
+                try frame.note(event, line: reader.lineNumber, file: reader.file)
                 return event
             case .skipped:
                 skipped.add(line: reader.lineNumber)

@@ -72,6 +72,31 @@ enum Hostile {
         #expect(e.message.contains("events without a SYN_REPORT"))
     }
 
+    @Test func aYAMLFrameThatNeverEndsIsRefusedAtItsFirstLine() throws {
+        var text = "version: 1\ndevices:\n  - evdev:\n      name: x\n      id: [1, 2, 3, 4]\n"
+        text += "      codes: {3: [53]}\n      absinfo: {53: [0, 100, 0, 0, 0]}\n    events:\n      - evdev:\n"
+        text += "        - [0, 1, 0, 0, 0]\n"
+        text += String(repeating: "        - [0, 2, 3, 53, 1]\n", count: RecordingLimits.maxFrameEvents + 1)
+        let e = try #require(readError(text, file: "t.yml"))
+        #expect(e.line == 11)
+        #expect(e.message == RecordingLimits.frameTooLong)
+    }
+
+    /// `SYN_DROPPED` ends what was before it as `SYN_REPORT` does (the frame assembler drops it):
+    /// the count starts over in every format.
+    @Test func aDroppedMarkerStartsTheFrameCountOver() throws {
+        let half = RecordingLimits.maxFrameEvents / 2 + 1
+        var evemu = "N: A\nI: 0 0 0 0\nA: 2f 0 9 0 0 0\nA: 35 0 100 0 0 0\n"
+        evemu += String(repeating: "E: 0.2 0003 0035 1\n", count: half) + "E: 0.2 0000 0003 0\n"
+        evemu += String(repeating: "E: 0.2 0003 0035 1\n", count: half) + "E: 0.3 0000 0000 0\n"
+        #expect(readError(evemu) == nil)
+        var yaml = "version: 1\ndevices:\n  - evdev:\n      name: x\n      id: [1, 2, 3, 4]\n"
+        yaml += "      codes: {3: [53]}\n      absinfo: {53: [0, 100, 0, 0, 0]}\n    events:\n      - evdev:\n"
+        yaml += String(repeating: "        - [0, 2, 3, 53, 1]\n", count: half) + "        - [0, 2, 0, 3, 0]\n"
+        yaml += String(repeating: "        - [0, 2, 3, 53, 1]\n", count: half) + "        - [0, 3, 0, 0, 0]\n"
+        #expect(readError(yaml, file: "t.yml") == nil)
+    }
+
     @Test func aHeaderLongerThanTheLimitIsRefused() throws {
         let comment = "# " + String(repeating: "x", count: 1000) + "\n"
         let text = String(repeating: comment, count: RecordingLimits.maxHeaderBytes / 1000 + 1) + "N: A\n"
