@@ -6,6 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import StrokeProtocol
+import Synchronization
 import SystemPackage
 import SystemSupport
 
@@ -24,8 +25,9 @@ import Glibc
 /// stays free of an event loop group its users would have to manage. One thread per connection
 /// is what a client holding one or two connections can afford.
 final class StrokeConnection: @unchecked Sendable {
-    // @unchecked: `socket` and `path` are immutable; `replies`, `nextID` and `closed` are used only
-    // with `lock` held; `hello` is set once before the connection is handed out.
+    // @unchecked: `socket` and `path` are immutable; `replies`, `nextID`, `subscribing` and
+    // `closed` are used only with `lock` held (`awaitingSubscription` is atomic); `hello` is set
+    // once before the connection is handed out.
     let path: String
     private let socket: LineSocket
     private let mailbox: Mailbox<ServerMessage>
@@ -36,6 +38,9 @@ final class StrokeConnection: @unchecked Sendable {
     /// A `subscribe` awaiting its reply: until it comes, the stream is the previous
     /// subscription's, and is dropped (a new subscription starts with its own snapshot or resume).
     private var subscribing: Int64?
+    /// `subscribing != nil`, set and cleared with it under `lock`, read without the lock for every
+    /// stream message on the reader's thread.
+    private let awaitingSubscription = Atomic<Bool>(false)
     private var closed = false
     /// The daemon ended the connection (end of stream, or a receive error) before this side closed
     /// it or dropped the stream (a consumer behind): what a subscription counts as a short session.
@@ -99,7 +104,10 @@ final class StrokeConnection: @unchecked Sendable {
             nextID += 1
             let id = nextID
             replies[id] = continuation
-            if case .subscribe = command { subscribing = id }
+            if case .subscribe = command {
+                subscribing = id
+                awaitingSubscription.store(true, ordering: .releasing)
+            }
             lock.unlock()
             do {
                 try socket.send(try Request(id: .int(id), command).line())
@@ -217,7 +225,10 @@ final class StrokeConnection: @unchecked Sendable {
                 lock.lock()
                 let continuation = replies.removeValue(forKey: id)
                 let subscribed = subscribing == id
-                if subscribed { subscribing = nil }
+                if subscribed {
+                    subscribing = nil
+                    awaitingSubscription.store(false, ordering: .releasing)
+                }
                 lock.unlock()
                 if let continuation {
                     // What the consumer has not taken of the previous subscription goes: it
@@ -228,7 +239,7 @@ final class StrokeConnection: @unchecked Sendable {
                     continue
                 }
             }
-            if Self.isSubscriptionMessage(message), lock.withLock({ subscribing != nil }) { continue }
+            if Self.isSubscriptionMessage(message), awaitingSubscription.load(ordering: .acquiring) { continue }
             // Fallen behind: the stream is dropped from here (replies still reach their requests
             // above), and the consumer gets `connectionLost` after what is queued; a subscription
             // reconnects and resumes after the last message it delivered.
