@@ -31,6 +31,11 @@ public struct ContactSample: Hashable, Sendable {
     public var buttons: PenButtons = []
     /// Which of the values above the device has reported (`KnownAxes`).
     public var known: KnownAxes = []
+    /// Always 0. It makes the sample 64 bytes, copied as four 16-byte blocks: at 60, a copy
+    /// through the stack ended in a block overlapping the one before it, and reading the copy back
+    /// across the two stalled the CPU, which cannot forward a load from two stores
+    /// (docs/performance.md, "Sixteenth round").
+    private var padding: UInt32 = 0
 
     /// A sample with these values; `known` says which of them the device reported (all, unless
     /// told otherwise).
