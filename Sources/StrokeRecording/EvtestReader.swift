@@ -123,6 +123,13 @@ public enum EvtestReader {
                 }
                 continue
             }
+            if words.count == 2, currentType == EventType.abs.rawValue, Int32(words[1]) != nil,
+                ["Value", "Min", "Max", "Fuzz", "Flat", "Resolution"].contains(words[0])
+            {
+                // Its axis line is missing (cut, or mangled in pasting): the range would be lost
+                // and the axis read as undeclared, which refuses the whole file without a line.
+                throw fail("expected an 'Event code N (NAME)' line of an axis before \(RecordingError.excerpt(trimmed))")
+            }
             if words.count >= 2, words[0] == "State" { continue }  // EV_SW / EV_LED states.
             skipped.add(line: reader.lineNumber)
         }

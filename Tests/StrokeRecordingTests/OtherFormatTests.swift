@@ -121,6 +121,9 @@ import Testing
         ("Event: time 1.0, -------------- SYN_REPORT ------------\n", 1, "header"),
         ("Input device ID: bus zz\n", 1, "Input device ID"),
         ("Input device ID: bus 0x18 vendor 0x0 product 0x0 version 0x0\nInput device name: \"A\"\nEvent: time 1.0, -------------- SYN_REPORT ------------\nEvent: time 1.0, type 3 (EV_ABS), code x (ABS_X), value 1\n", 4, "expected 'Event: time"),
+        // An axis's values without its code line (a paste that mangled ":    Event code 0 (X)",
+        // adversary script 121): refused there, not read as a device without the axis.
+        ("Input device ID: bus 0x3 vendor 0xeef product 0x1 version 0x100\nInput device name: \"T\"\nSupported events:\n  Event type 3 (Absolute)\n:    Event code 0 (X)\n      Value    280\n      Min        0\n", 6, "expected an 'Event code N (NAME)' line of an axis before 'Value    280'"),
     ])
     func malformedEvtest(text: String, line: Int, fragment: String) throws {
         let e = try #require(readError(text, file: "e.txt"))
