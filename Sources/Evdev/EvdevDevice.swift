@@ -119,8 +119,18 @@ public final class EvdevDevice {
     /// `MultitouchDecoder.process(_:origin:)` with `.seed`, so that the pen is published at once.
     /// Keys, position, pressure and distance only: an axis such as tilt holds the kernel's initial
     /// 0 on a device that never reports it, and would be an invented value. Empty otherwise.
-    public func toolSeedEvents(time: Timestamp) -> [InputEvent] {
+    ///
+    /// For a single-touch device (protocol A too): its `BTN_TOUCH` as one event, so that the
+    /// decoder knows whether the device is touching (adopted, with the position the description
+    /// seeds) or not (motion is then a hovering tool or an approaching finger, not a contact). A
+    /// recording has no key state, and its motion before the first `BTN_TOUCH` is adopted
+    /// (docs/decoder.md, "Devices without slots").
+    public func keySeedEvents(time: Timestamp) -> [InputEvent] {
         let d = description
+        if d.touchDecoding == .singleTouch {
+            let touch = libevdev_get_event_value(dev, UInt32(EV_KEY), UInt32(KeyCode.btnTouch))
+            return [InputEvent(time: time, type: .key, code: KeyCode.btnTouch, value: touch)]
+        }
         guard d.touchProtocol == .tool else { return [] }
         let inProximity = d.penToolKeys.contains { libevdev_get_event_value(dev, UInt32(EV_KEY), UInt32($0)) != 0 }
         guard inProximity else { return [] }

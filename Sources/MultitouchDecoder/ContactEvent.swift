@@ -141,6 +141,11 @@ public enum CancelReason: String, Hashable, Sendable, CaseIterable {
     case replayRestarted
     /// A pen of the same hardware came into proximity: libinput's touch arbitration.
     case pen
+    /// Single-touch devices: the contact was adopted from motion before the stream's first
+    /// `BTN_TOUCH`, and that first `BTN_TOUCH` was a press. The kernel sends a key only when it
+    /// changes, so the key was up: the motion was a tool hovering or a finger approaching, never a
+    /// touch.
+    case notTouching
 }
 
 /// Facts about a contact that a client may want to know.

@@ -20,15 +20,14 @@ public enum DecoderDiagnostic: Hashable, Sendable {
     case repeatedContactEnd(slot: Int)
     /// `SYN_MT_REPORT` (protocol A) from a device that is not protocol A (slots, single touch); ignored.
     case protocolAReport
-    /// A contact the device began ended before its position was ever reported: never published.
-    /// (One that was down before the stream began is `unseenContactEnded`.)
-    case unpositionedContact(slot: Int)
     /// `SYN_DROPPED`: the kernel's buffer overflowed and events were lost; live strokes are cancelled.
     case dropped
     /// libevdev's resync after a drop.
     case resynced
-    /// A contact whose beginning was never seen ended before any of its points were (it was down
-    /// before the stream began).
+    /// A contact ended before its position was seen, so it was never published: it was down
+    /// before the stream began, or its slot's position was reported before it (the kernel sends
+    /// an axis only when it changes, so a contact that lands where the slot's last one was sends
+    /// no position; a recording that starts later never saw it). Nobody's fault.
     case unseenContactEnded(slot: Int)
     /// A palm (`MT_TOOL_PALM`) that was never published.
     case palmSuppressed(slot: Int)
@@ -49,7 +48,6 @@ public enum DecoderDiagnostic: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         case slotOutOfRange, eventsForInvalidSlot, undeclaredCodes, valuesOutOfRange, repeatedTrackingIDs
         case repeatedContactEnds, unseenContactsEnded, drops, resyncs, palmsSuppressed, protocolAReports
-        case unpositionedContacts
     }
 
     public var kind: Kind {
@@ -61,7 +59,6 @@ public enum DecoderDiagnostic: Hashable, Sendable {
         case .repeatedTrackingID: return .repeatedTrackingIDs
         case .repeatedContactEnd: return .repeatedContactEnds
         case .protocolAReport: return .protocolAReports
-        case .unpositionedContact: return .unpositionedContacts
         case .dropped: return .drops
         case .resynced: return .resyncs
         case .unseenContactEnded: return .unseenContactsEnded
@@ -72,7 +69,7 @@ public enum DecoderDiagnostic: Hashable, Sendable {
     public var origin: Origin {
         switch self {
         case .slotOutOfRange, .eventForInvalidSlot, .undeclaredCode, .valueOutOfRange, .repeatedTrackingID,
-            .repeatedContactEnd, .protocolAReport, .unpositionedContact:
+            .repeatedContactEnd, .protocolAReport:
             return .kernel
         case .dropped, .resynced, .unseenContactEnded, .palmSuppressed:
             return .notice
@@ -97,14 +94,12 @@ public enum DecoderDiagnostic: Hashable, Sendable {
             return "slot \(slot): ABS_MT_TRACKING_ID -1 for an empty slot; ignored"
         case .protocolAReport:
             return "SYN_MT_REPORT (protocol A) on a protocol B or single-touch device; ignored"
-        case .unpositionedContact(let slot):
-            return "slot \(slot): a contact ended without ever reporting its position; not published"
         case .dropped:
             return "SYN_DROPPED: events were lost (the kernel's buffer overflowed); live strokes cancelled"
         case .resynced:
             return "resynced after SYN_DROPPED"
         case .unseenContactEnded(let slot):
-            return "slot \(slot): a contact that was down before strokes watched ended unseen"
+            return "slot \(slot): a contact ended before strokes saw its position (down, or positioned, before strokes watched); not published"
         case .palmSuppressed(let slot):
             return "slot \(slot): a palm (MT_TOOL_PALM) was not published"
         }

@@ -14,7 +14,8 @@ public struct DecoderDiagnostics: Hashable, Sendable {
     public var repeatedTrackingIDs = 0
     /// `ABS_MT_TRACKING_ID -1` for a slot already empty; ignored.
     public var repeatedContactEnds = 0
-    /// A contact whose beginning was never seen ended before any of its points were seen.
+    /// Contacts that ended before their position was seen: never published (down before the
+    /// stream began, or positioned before it: the kernel sends only changes).
     public var unseenContactsEnded = 0
     /// `SYN_DROPPED` markers in the stream.
     public var drops = 0
@@ -22,8 +23,6 @@ public struct DecoderDiagnostics: Hashable, Sendable {
     public var resyncs = 0
     /// Contacts that began as palms and were never published.
     public var palmsSuppressed = 0
-    /// Contacts that ended before their position was known: never published.
-    public var unpositionedContacts = 0
     /// `SYN_MT_REPORT` (protocol A) events in a stream decoded as slots or single touch; ignored.
     public var protocolAReports = 0
 
@@ -44,7 +43,6 @@ public struct DecoderDiagnostics: Hashable, Sendable {
             case .resyncs: return resyncs
             case .palmsSuppressed: return palmsSuppressed
             case .protocolAReports: return protocolAReports
-            case .unpositionedContacts: return unpositionedContacts
             }
         }
         set {
@@ -60,7 +58,6 @@ public struct DecoderDiagnostics: Hashable, Sendable {
             case .resyncs: resyncs = newValue
             case .palmsSuppressed: palmsSuppressed = newValue
             case .protocolAReports: protocolAReports = newValue
-            case .unpositionedContacts: unpositionedContacts = newValue
             }
         }
     }
@@ -72,7 +69,7 @@ public struct DecoderDiagnostics: Hashable, Sendable {
             ("undeclaredCodes", undeclaredCodes), ("valuesOutOfRange", valuesOutOfRange),
             ("repeatedTrackingIDs", repeatedTrackingIDs), ("repeatedContactEnds", repeatedContactEnds),
             ("unseenContactsEnded", unseenContactsEnded), ("drops", drops), ("resyncs", resyncs), ("palmsSuppressed", palmsSuppressed),
-            ("protocolAReports", protocolAReports), ("unpositionedContacts", unpositionedContacts),
+            ("protocolAReports", protocolAReports),
         ].filter { $0.1 != 0 }
     }
 }

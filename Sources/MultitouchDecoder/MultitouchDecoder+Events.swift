@@ -26,6 +26,12 @@ extension MultitouchDecoder {
                         return
                     }
                     // A single-touch contact is BTN_TOUCH; 0 stands in for its tracking ID.
+                    if event.value != 0, case .contact(let c) = slots[0].current, c.trackingID == nil {
+                        // A press while a contact adopted from motion is down: the kernel sends a
+                        // key only when it changes, so the key was up and that contact never
+                        // touched (a pen hovering, a finger approaching a touchpad).
+                        slots[0].committedNeverTouched = true
+                    }
                     setTrackingID(slot: 0, event.value != 0 ? 0 : -1)
                 }
             case .tool:

@@ -42,9 +42,11 @@ extension MultitouchDecoder {
                     // A lift that only a resync reveals happened at an unknown time and place: void.
                     // A palm that lifts in the frame it became one is a palm (libinput handles the
                     // palm before the lift): cancelled, not a completed stroke.
+                    // A contact adopted from motion that a press shows never touched: void.
                     let kind: ContactEvent.Kind =
                         origin == .resync ? .cancelled(.resync)
-                        : endSample.toolType == ToolType.palm ? .cancelled(.palm) : .ended
+                        : endSample.toolType == ToolType.palm ? .cancelled(.palm)
+                        : slots[s].committedNeverTouched ? .cancelled(.notTouching) : .ended
                     out.appendAssumingUnique(event(kind, slot: s, contact: c, time: time, sample: endSample))
                 }
                 if c.hovered {
@@ -127,11 +129,12 @@ extension MultitouchDecoder {
         }
     }
 
-    /// `c` ended before its position was known: the device's fault for a contact it began (a new
-    /// tracking ID comes with its position), nobody's for one that was down before the stream
-    /// began (the kernel sends only changes, so its other coordinate may never come).
+    /// `c` ended before its position was known: nobody's fault. Down before the stream began, or
+    /// begun in it where its slot's last contact was: the kernel sends an axis only when it
+    /// changes, so a new tracking ID comes without the position its slot already had, which a
+    /// stream that starts later never saw (a live device's slots are seeded with theirs).
     private mutating func noteUnpositioned(_ c: Contact, slot s: Int) {
-        note(c.flags.contains(.adopted) ? .unseenContactEnded(slot: s) : .unpositionedContact(slot: s))
+        note(.unseenContactEnded(slot: s))
     }
 
     /// Publishes `c`'s `began`, unless it is a palm (suppressed for good) or its position is not

@@ -48,6 +48,9 @@ struct Slot: Hashable, Sendable {
     var touched = false
     /// The committed contact ended or was replaced during the frame; its last sample.
     var committedEndSample: ContactSample?
+    /// The committed contact, adopted from motion on a single-touch device, was found never to
+    /// have touched (`CancelReason.notTouching`): its end is a cancel.
+    var committedNeverTouched = false
     /// Contacts that began and ended within the frame, in order.
     var transients: [TransientContact] = []
 
@@ -56,6 +59,7 @@ struct Slot: Hashable, Sendable {
     mutating func commit() {
         committed = current
         committedEndSample = nil
+        committedNeverTouched = false
         axesDirty = false
         touched = false
     }

@@ -166,7 +166,7 @@ public final class EvdevSource: Service {
         let description = device.description
         let (slots, current) = device.slotStates()
         let now = MonotonicClock.now()
-        let toolSeed = device.toolSeedEvents(time: now)
+        let keySeed = device.keySeedEvents(time: now)
         do {
             let id = try daemon.addDevice(
                 path: path, description: description,
@@ -178,7 +178,7 @@ public final class EvdevSource: Service {
             if !slots.isEmpty {
                 daemon.process(Frame.seed(slots: slots, currentSlot: current, time: now), origin: .seed, device: id)
             }
-            if !toolSeed.isEmpty { daemon.process(Frame(events: toolSeed, time: now), origin: .seed, device: id) }
+            if !keySeed.isEmpty { daemon.process(Frame(events: keySeed, time: now), origin: .seed, device: id) }
             return id
         } catch {
             logger.warning("\(path): not added: \(error)")

@@ -186,6 +186,7 @@ extension CancelReason {
         case .shutdown: return "shutdown"
         case .replayRestarted: return "replayRestarted"
         case .pen: return "pen"
+        case .notTouching: return "notTouching"
         }
     }
 }

@@ -154,6 +154,43 @@ import Testing
         #expect(s.feed([E.key(KeyCode.btnTouch, 1), E.syn]) == ["began 2 s0 #? (16,20)"])
     }
 
+    /// A recording has no key state: motion before the stream's first `BTN_TOUCH` is adopted (a
+    /// dump that starts mid-touch), and that first `BTN_TOUCH` settles it. A release says the key
+    /// was down: the adopted stroke ends. A press says it was up (the kernel sends a key only when
+    /// it changes): the motion was a pen hovering or a finger approaching, and the adopted stroke
+    /// is void (`notTouching`), not a completed stroke (adversary script 120: a hovering UC-Logic
+    /// pen drew a 1.9 s phantom line).
+    @Test func theFirstTouchKeySettlesMotionBeforeIt() throws {
+        var hover = try Script(TestDevices.singleTouch())
+        #expect(hover.feed([E.px(10), E.py(20), E.syn]) == ["began 1 s0 #? (10,20) [adopted]"])
+        #expect(hover.feed([E.px(12), E.syn]) == ["moved 1 s0 #? (12,20)"])
+        #expect(hover.feed([E.px(14), E.touch(1), E.syn]) == ["cancelled(notTouching) 1 s0 #? (14,20)", "began 2 s0 #? (14,20)"])
+        #expect(hover.feed([E.touch(0), E.syn]) == ["ended 2 s0 #? (14,20)"])
+        #expect(hover.tracker.completed.map(\.id.rawValue) == [2], "the void stroke is not history")
+        var midTouch = try Script(TestDevices.singleTouch())
+        #expect(midTouch.feed([E.px(10), E.py(20), E.syn]) == ["began 1 s0 #? (10,20) [adopted]"])
+        #expect(midTouch.feed([E.px(12), E.touch(0), E.syn]) == ["ended 1 s0 #? (12,20)"])
+        #expect(midTouch.feed([E.px(13), E.touch(1), E.syn]) == ["began 2 s0 #? (13,20)"])
+        // Once the key is known, motion without it is hover, and a press is an ordinary touch.
+        #expect(midTouch.feed([E.touch(0), E.syn]) == ["ended 2 s0 #? (13,20)"])
+        #expect(midTouch.feed([E.px(30), E.syn]) == [])
+        #expect(midTouch.feed([E.touch(1), E.syn]) == ["began 3 s0 #? (30,20)"])
+    }
+
+    /// A live device's key state is read when it is opened (`EvdevDevice.keySeedEvents`): up, its
+    /// motion is never a contact; down, the touch is adopted.
+    @Test func aSeededTouchKeyMakesTheStateKnown() throws {
+        var up = try Script(TestDevices.singleTouch())
+        #expect(up.feed([E.touch(0)], origin: .seed) == [])
+        #expect(up.feed([E.px(10), E.py(20), E.syn]) == [], "hover, not an adopted contact")
+        #expect(up.feed([E.touch(1), E.syn]) == ["began 1 s0 #? (10,20)"])
+        #expect(up.decoder.diagnostics.nonZero.isEmpty)
+        var down = try Script(TestDevices.singleTouch())
+        #expect(down.feed([E.touch(1)], origin: .seed) == [], "no position yet")
+        #expect(down.feed([E.px(10), E.py(20), E.syn]) == ["began 1 s0 #? (10,20) [adopted]"])
+        #expect(down.feed([E.touch(0), E.syn]) == ["ended 1 s0 #? (10,20)"])
+    }
+
     /// The kernel sends an axis only when it changes: a touch on the row the device last reported
     /// sends `ABS_X` alone. Where the description knows the device's state (a live device, a
     /// recording header with values) the position starts from it; where it does not, the touch

@@ -78,7 +78,7 @@ public struct StrokeMessage: Codable, Sendable, Hashable {
 
     /// Why a stroke was `cancelled` (docs/protocol.md, "Cancel reasons").
     public enum CancelReason: OpenStringEnum {
-        case palm, eventsDropped, resync, deviceRemoved, shutdown, pen, replayRestarted
+        case palm, eventsDropped, resync, deviceRemoved, shutdown, pen, replayRestarted, notTouching
         case unknown(String)
 
         public init(rawValue: String) {
@@ -90,6 +90,7 @@ public struct StrokeMessage: Codable, Sendable, Hashable {
             case "shutdown": self = .shutdown
             case "replayRestarted": self = .replayRestarted
             case "pen": self = .pen
+            case "notTouching": self = .notTouching
             default: self = .unknown(rawValue)
             }
         }
@@ -103,6 +104,7 @@ public struct StrokeMessage: Codable, Sendable, Hashable {
             case .shutdown: "shutdown"
             case .replayRestarted: "replayRestarted"
             case .pen: "pen"
+            case .notTouching: "notTouching"
             case .unknown(let name): name
             }
         }

@@ -279,7 +279,7 @@ class Ended(StrokeEvent):
 
 @dataclass(frozen=True, kw_only=True, repr=False)
 class Cancelled(StrokeEvent):
-    """The stroke is void. ``reason``: palm, eventsDropped, resync, deviceRemoved, shutdown, pen, replayRestarted,
+    """The stroke is void. ``reason``: palm, eventsDropped, resync, deviceRemoved, shutdown, pen, replayRestarted, notTouching,
     or one added later."""
 
     TYPE: ClassVar[Optional[str]] = "cancelled"
