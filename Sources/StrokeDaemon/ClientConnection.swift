@@ -101,6 +101,9 @@ final class ClientConnection {
     private(set) var repliedBytes = 0
     /// How fast its requests are read (`ClientHandler`).
     var pacing = RequestPacing()
+    /// Its longest request line: what its `hello` said (a reload changes it for clients that
+    /// connect after it; one already greeted could not know).
+    var maxLineLength = 65536
     /// Since when the client's socket has taken nothing while messages wait for it (nil while it
     /// takes what it is given).
     var stalledSince: NIODeadline?

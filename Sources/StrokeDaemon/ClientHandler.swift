@@ -97,14 +97,16 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
             // Replies wait for room as well as for pacing: a client that sent many requests at
             // once got their replies (up to the 8 MiB burst) queued faster than its socket
             // drained them, past its byte limit, and was cut off as slow while it read at full
-            // speed. So the next request is read once what is held for it is under a quarter of
-            // the limit (where merging starts), and a reply of at most half of it fits.
-            if client.currentHeldBytes() > client.queue.byteLimit / 4 {
+            // speed. So the next request is read once what is held for it is under where merging
+            // starts (a quarter of the byte limit, `mergeAfter` messages), and a reply of at most
+            // half of the byte limit fits. Counted in messages too: thousands of small replies
+            // (pings) reached `disconnectAfter` messages long before a quarter of the bytes.
+            if client.currentHeldBytes() > client.queue.byteLimit / 4 || client.queue.count >= client.queue.mergeThreshold {
                 waitForRoom(context, client)
                 return
             }
             guard let (line, length) = nextLine() else { break }
-            guard length <= daemon.settings.maxLineLength else {
+            guard length <= client.maxLineLength else {
                 tooLong(client)
                 return
             }
@@ -123,7 +125,7 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
                 return
             }
         }
-        if let pending, pending.readableBytes > daemon.settings.maxLineLength { tooLong(client) }
+        if let pending, pending.readableBytes > client.maxLineLength { tooLong(client) }
         if inputClosed { inputDone(client) }
     }
 
@@ -151,7 +153,7 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     private func tooLong(_ client: ClientConnection) {
-        let error = ProtocolError(.lineTooLong, "lines are at most \(daemon.settings.maxLineLength) bytes", id: nil)
+        let error = ProtocolError(.lineTooLong, "lines are at most \(client.maxLineLength) bytes", id: nil)
         _ = client.enqueue(.line(error.json))
         pending = nil
         daemon.disconnect(client, reason: "lineTooLong", drain: true)

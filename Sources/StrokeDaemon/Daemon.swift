@@ -301,6 +301,7 @@ public final class Daemon: Sendable {
         clients[client.id] = client
         client.drained = { [weak self] bytes in self?.clientReleased(bytes) }
         if writesDirectly { client.descriptor = DirectSocket.descriptor(of: channel) }
+        client.maxLineLength = settings.maxLineLength
         _ = client.enqueue(.line(helloLine()))
         client.pump()
         return client

@@ -242,6 +242,8 @@ import Glibc
             return nil
         }
 
+        let greetedBefore = try daemon.connect()
+        #expect(try reply(greetedBefore, to: #"{"id":0,"request":"ping"}"#)?.contains("\"request\":\"ping\"") == true)
         try """
             maxLineLength: 300
             history: 10
@@ -258,6 +260,8 @@ import Glibc
         #expect(devices.contains(#""calibration":[-1,0,1,0,1,0]"#))
         let long = #"{"id":2,"request":"ping","padding":""# + String(repeating: "x", count: 400) + #""}"#
         #expect(try reply(client, to: long)?.contains("lineTooLong") == true)
+        // A client keeps the limit its greeting announced (it could not know of the new one).
+        #expect(try reply(greetedBefore, to: long.replacingOccurrences(of: #""id":2"#, with: #""id":4"#))?.contains("\"id\":4") == true)
 
         // An invalid file changes nothing, and the daemon keeps serving.
         try "maxLineLength: [oops\n".write(toFile: file, atomically: true, encoding: .utf8)
