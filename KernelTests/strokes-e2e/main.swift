@@ -79,6 +79,7 @@ run("adopt-at-start") { try scenarios.adoption(tenFinger) }
 run("touch-arbitration pen+touch") { try scenarios.touchArbitration(touch: tenFinger, pen: pen) }
 run("hovering-mt-contact") { try scenarios.hoveringContact(fourFinger) }
 run("one-device-per-node") { try scenarios.onePerNode() }
+run("single-touch-key-state") { try scenarios.singleTouchKeyState() }
 
 let sorted = scenarios.latencies.sorted()
 if !sorted.isEmpty {
