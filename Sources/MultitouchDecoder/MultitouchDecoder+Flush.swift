@@ -52,6 +52,8 @@ extension MultitouchDecoder {
                 if c.hovered {
                     out.appendAssumingUnique(event(.hover(.proximityOut), slot: s, contact: c, time: time, sample: endSample))
                 }
+            } else if slots[s].committedNeverTouched {
+                // Adopted from motion, never published, and never a touch: nothing to say.
             } else if c.pending && origin == .device && endSample.positionKnown {
                 // Its position was completed in the frame that ended it: it lived, unpublished,
                 // until this frame, which publishes it whole.

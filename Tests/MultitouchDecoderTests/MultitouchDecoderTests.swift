@@ -167,6 +167,11 @@ import Testing
         #expect(hover.feed([E.px(14), E.touch(1), E.syn]) == ["cancelled(notTouching) 1 s0 #? (14,20)", "began 2 s0 #? (14,20)"])
         #expect(hover.feed([E.touch(0), E.syn]) == ["ended 2 s0 #? (14,20)"])
         #expect(hover.tracker.completed.map(\.id.rawValue) == [2], "the void stroke is not history")
+        // Not yet published (one coordinate), completed in the press's frame: never published.
+        var pending = try Script(TestDevices.singleTouch())
+        #expect(pending.feed([E.px(10), E.syn]) == [])
+        #expect(pending.feed([E.py(20), E.touch(1), E.syn]) == ["began 1 s0 #? (10,20)"])
+        #expect(pending.decoder.diagnostics.nonZero.isEmpty)
         var midTouch = try Script(TestDevices.singleTouch())
         #expect(midTouch.feed([E.px(10), E.py(20), E.syn]) == ["began 1 s0 #? (10,20) [adopted]"])
         #expect(midTouch.feed([E.px(12), E.touch(0), E.syn]) == ["ended 1 s0 #? (12,20)"])
