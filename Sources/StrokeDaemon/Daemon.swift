@@ -125,7 +125,8 @@ public final class Daemon: Sendable {
     }
 
     /// Applies what a configuration reload (SIGHUP) may change while running: queue limits (for
-    /// every client, from its next message), the line limit (for the next request), the
+    /// every client, from its next message), the line limit (for connections made after it: a
+    /// client keeps what its `hello` said), the
     /// allow-lists (for the next connection, and connected clients they no longer admit are
     /// disconnected: `forbidden`), and each device's calibration (for points from now on). The
     /// history and resume sizes keep their start values.

@@ -46,7 +46,6 @@ public final class HTTPServer: Sendable {
         if let problem = configuration.problem { throw HTTPServerError.unsafe(problem) }
         let token = try configuration.tokenFile.map(readToken)
         let connections = NIOLoopBoundBox.makeBoxSendingValue(0, eventLoop: daemon.loop)
-        let maxLine = try await daemon.loop.submit { daemon.settings.maxLineLength }.get()
         let listen = configuration.listen
         let origins = configuration.allowOrigins
         let maxConnections = configuration.maxConnections
@@ -72,9 +71,12 @@ public final class HTTPServer: Sendable {
                 channel.closeFuture.whenComplete { _ in connections.value -= 1 }
                 let access = HTTPAccess(listen: listen, port: channel.localAddress?.port, token: token, allowOrigins: origins)
                 return channel.eventLoop.makeCompletedFuture {
+                    // On the daemon's loop (the server's one group): the configuration of now, as
+                    // the WebSocket client's `hello` will say it (a reload changes it for later
+                    // connections only).
                     try HTTPServer.configure(
-                        channel, daemon: daemon, access: access, refusing: connections.value > maxConnections, maxFrameSize: maxLine,
-                        refusals: refusals)
+                        channel, daemon: daemon, access: access, refusing: connections.value > maxConnections,
+                        maxFrameSize: daemon.settings.maxLineLength, refusals: refusals)
                 }
             }
         let channel: Channel

@@ -109,6 +109,24 @@ import Testing
         try await d.stop()
     }
 
+    /// A reload of `maxLineLength` applies to WebSocket connections made after it, frames included:
+    /// the frame limit is what the client's `hello` says (it was the value at the server's start).
+    @Test func aReloadedLineLimitBoundsTheFramesOfLaterConnections() async throws {
+        let d = try await HTTPTestDaemon()
+        try await d.onLoop { daemon in
+            var s = daemon.settings
+            s.maxLineLength = 200_000
+            daemon.reload(settings: s) { _ in .identity }
+        }
+        let ws = try WSClient(port: d.port)
+        #expect(try ws.message()["maxLineLength"] as? Int == 200_000)
+        let padding = String(repeating: "a", count: 100_000)
+        try ws.send(#"{"id":1,"request":"ping","padding":"\#(padding)"}"#)
+        let reply = try ws.message()
+        #expect(reply["type"] as? String == "reply" && reply["id"] as? Int == 1, "\(reply)")
+        try await d.stop()
+    }
+
     @Test func anOversizedFrameIsRefused() async throws {
         let d = try await HTTPTestDaemon()
         let ws = try WSClient(port: d.port)
