@@ -33,9 +33,9 @@ struct LiveStroke: Sendable {
         }
     }
 
-    /// Appends the point of `sample` (read in place) at `time`, of `frame`, to the polyline (derived with
-    /// `unpacked` only when the points are kept as points); returns the stroke's id. One access to
-    /// the entry for the per-event path.
+    /// Appends the point of `sample` (read in place) at `time`, of `frame`, to the polyline
+    /// (derived with `unpacked` only when the points are kept as points); returns the stroke's id.
+    /// One access to the entry for the per-event path.
     @inline(__always)
     mutating func extend(
         time: Timestamp, sample: UnsafePointer<ContactSample>, frame: UInt64, geometry current: SharedGeometry?,
