@@ -47,8 +47,14 @@ while time.time() - t0 < 20:
     if c.recv(0.2): n += 1
     peak = max(peak, d.rss_kb())
 s = stats(d.sock)['daemon']
+# The stall timer is 15 s: under load (the debug build, CI's other work) the last cut can come a
+# little after the 20 s above; allow it 20 s more, still reading the socket client.
+while s['slowClientsDisconnected'] < 10 and time.time() - t0 < 40:
+    if c.recv(0.2): n += 1
+    peak = max(peak, d.rss_kb())
+    s = stats(d.sock)['daemon']
 print('socket client: %d messages; slow WebSocket clients disconnected: %d; RSS %d -> peak %d kB' % (n, s['slowClientsDisconnected'], r0, peak))
-if s['slowClientsDisconnected'] < 10: bad.append('only %d of 10 never-reading WebSocket clients disconnected in 20 s' % s['slowClientsDisconnected'])
+if s['slowClientsDisconnected'] < 10: bad.append('only %d of 10 never-reading WebSocket clients disconnected in 40 s' % s['slowClientsDisconnected'])
 if peak > r0 + 40000: bad.append('RSS %d -> %d kB' % (r0, peak))
 if n < 1000: bad.append('socket client got only %d messages' % n)
 if bad: broken('; '.join(bad))
