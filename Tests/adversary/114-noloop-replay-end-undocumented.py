@@ -18,21 +18,11 @@ Now documented (protocol.md, "Cancel reasons", replayRestarted): without loop, s
 import json, os, select, signal, socket, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from protocol_round import *  # noqa: E402,F401,F403 (Daemon, Conn, check, FAIL, BIN, FIX, SCR)
+from protocol_round import *  # noqa: E402,F401,F403 (Daemon, Conn, check, FAIL, BIN, FIX, SCR, PK, cut_fixture, lifecycle_errors)
 
 
 def main():
-    src = open(os.path.join(FIX, '03-atmel-maxtouch-touchscreen-4finger-drag.evemu')).read().splitlines(True)
-    out, ev = [], 0
-    for line in src:
-        if line.startswith('E:'):
-            ev += 1
-            if ev > 200:
-                break
-        out.append(line)
-    cut = os.path.join(SCR, 'cut03-%d.evemu' % os.getpid())
-    with open(cut, 'w') as f:
-        f.writelines(out)
+    cut = cut_fixture('03-atmel-maxtouch-touchscreen-4finger-drag.evemu', 200, '03')
     d = Daemon(cut, loop=False, speed=0)
     try:
         time.sleep(1)

@@ -11,11 +11,8 @@ after unsubscribe, last seq - snapshot seq == messages received + sum(merged).
 import json, os, select, signal, socket, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from protocol_round import *  # noqa: E402,F401,F403 (Daemon, Conn, check, FAIL, BIN, FIX, SCR)
+from protocol_round import *  # noqa: E402,F401,F403 (Daemon, Conn, check, FAIL, BIN, FIX, SCR, PK, cut_fixture, lifecycle_errors)
 
-
-PK = lambda m: {k: v for k, v in m.items() if k not in ('type', 'seq', 'stroke', 'device', 'frame',
-                'slot', 'trackingId', 'flags', 'merged', 'reason')}
 
 def main():
     d = Daemon('01-wacom-dth2242-touchscreen-10finger.evemu', loop=True, speed=8)
@@ -74,18 +71,7 @@ def main():
         merged = sum(m.get('merged', 0) for m in stream)
         seqs = [m['seq'] for m in stream]
         live = {x['stroke'] for x in ssnap['strokes']}
-        done = set()
-        err = 0
-        for m in stream:
-            t, sid = m['type'], m.get('stroke')
-            if t == 'began':
-                err += sid in live or sid in done
-                live.add(sid)
-            elif t in ('moved', 'ended', 'cancelled'):
-                err += sid not in live
-                if t != 'moved':
-                    live.discard(sid)
-                    done.add(sid)
+        err = lifecycle_errors(stream, live)
         print('slow client: received', len(stream), 'merged', merged, 'snapshot', ssnap['seq'], 'last', seqs[-1], 'unsub', reply)
         check(merged > 0, 'slow client got merged moves')
         check(all(b > a for a, b in zip(seqs, seqs[1:])), 'seq strictly increasing')

@@ -18,20 +18,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from recordings_round import *  # noqa: E402,F401,F403 (BIN, run, replay, evemu_frames, evemu_axes, lifecycles)
 os.chdir(HERE)
-
-
-def lifecycles(events):
-    """stroke id -> {'began': ev, 'ends': [ev...], 'moved': n}"""
-    st = {}
-    for e in events:
-        t = e.get('type')
-        if t == 'began':
-            st[e['stroke']] = {'began': e, 'ends': [], 'moved': 0}
-        elif t == 'moved':
-            st.setdefault(e['stroke'], {'began': None, 'ends': [], 'moved': 0})['moved'] += 1
-        elif t in ('ended', 'cancelled'):
-            st.setdefault(e['stroke'], {'began': None, 'ends': [], 'moved': 0})['ends'].append(e)
-    return st
 import xml.etree.ElementTree as ET
 
 REFUSED = {'v01-fts_ts-evtest-with-dmesg.txt', 'v03-elants-lkml-evtest-wrapped.txt'}

@@ -25,20 +25,6 @@ from recordings_round import *  # noqa: E402,F401,F403 (BIN, run, replay, evemu_
 os.chdir(HERE)
 
 
-def lifecycles(events):
-    """stroke id -> {'began': ev, 'ends': [ev...], 'moved': n}"""
-    st = {}
-    for e in events:
-        t = e.get('type')
-        if t == 'began':
-            st[e['stroke']] = {'began': e, 'ends': [], 'moved': 0}
-        elif t == 'moved':
-            st.setdefault(e['stroke'], {'began': None, 'ends': [], 'moved': 0})['moved'] += 1
-        elif t in ('ended', 'cancelled'):
-            st.setdefault(e['stroke'], {'began': None, 'ends': [], 'moved': 0})['ends'].append(e)
-    return st
-
-
 def main():
     ok_all = True
     for rec in ('evemu-devices/e12-alps-dualpoint.evemu', 'evemu-devices/e21-alps-glidepoint-2fg-tap.evemu'):

@@ -8,11 +8,8 @@ the client's own tracked state, point for point.
 import json, os, select, signal, socket, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from protocol_round import *  # noqa: E402,F401,F403 (Daemon, Conn, check, FAIL, BIN, FIX, SCR)
+from protocol_round import *  # noqa: E402,F401,F403 (Daemon, Conn, check, FAIL, BIN, FIX, SCR, PK, cut_fixture, lifecycle_errors)
 
-
-PK = lambda m: {k: v for k, v in m.items() if k not in ('type', 'seq', 'stroke', 'device', 'frame',
-                'slot', 'trackingId', 'flags', 'merged', 'reason')}
 
 def main():
     d = Daemon('03+11-two-devices.libinput.yml', loop=True, speed=3)

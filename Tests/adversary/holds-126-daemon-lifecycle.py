@@ -8,7 +8,7 @@ ended/cancelled and seq stays gapless.
 import json, os, select, signal, socket, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from protocol_round import *  # noqa: E402,F401,F403 (Daemon, Conn, check, FAIL, BIN, FIX, SCR)
+from protocol_round import *  # noqa: E402,F401,F403 (Daemon, Conn, check, FAIL, BIN, FIX, SCR, PK, cut_fixture, lifecycle_errors)
 
 
 def main():
@@ -26,38 +26,17 @@ def main():
             c.close()
     finally:
         d.stop()
-    src = open(os.path.join(FIX, '03-atmel-maxtouch-touchscreen-4finger-drag.evemu')).read().splitlines(True)
-    out, ev = [], 0
-    for line in src:
-        if line.startswith('E:'):
-            ev += 1
-            if ev > 200:
-                break
-        out.append(line)
-    cut = os.path.join(SCR, 'cut03-l%d.evemu' % os.getpid())
-    with open(cut, 'w') as f:
-        f.writelines(out)
+    cut = cut_fixture('03-atmel-maxtouch-touchscreen-4finger-drag.evemu', 200, '03l')
     d = Daemon(cut, loop=True, speed=4)
     try:
         c = Conn(d.sock)
         c.req('subscribe')
         sn = c.next(5)
         live = {s['stroke'] for s in sn['strokes']}
-        done, bad, reasons = set(), 0, set()
+        reasons = set()
         msgs = c.drain(4)
         seqs = [m['seq'] for m in msgs if 'seq' in m]
-        for m in msgs:
-            t, sid = m['type'], m.get('stroke')
-            if t == 'began':
-                bad += sid in live or sid in done
-                live.add(sid)
-            elif t in ('moved', 'ended', 'cancelled'):
-                bad += sid not in live
-                if t != 'moved':
-                    live.discard(sid)
-                    done.add(sid)
-                if t == 'cancelled':
-                    reasons.add(m.get('reason'))
+        bad = lifecycle_errors(msgs, live, reasons=reasons)
         check(reasons == {'replayRestarted'}, 'contacts down at the end cancelled with replayRestarted')
         check(bad == 0 and all(b - a == 1 for a, b in zip(seqs, seqs[1:])), 'lifecycle intact, seq gapless across rounds')
     finally:

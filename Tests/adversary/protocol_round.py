@@ -1,7 +1,8 @@
 """What the protocol round's scripts (107-114, holds-105 to holds-109, holds-117 to holds-127)
 share: a daemon serving a fixture on its own socket (`Daemon`), a client connection speaking the
 line protocol (`Conn`), written from docs/protocol.md alone by the tester who wrote them, and
-their verdicts (`check`, `FAIL`). Each script does `from protocol_round import *`."""
+their verdicts (`check`, `FAIL`), and what several of them read or make (`PK`, `cut_fixture`,
+`lifecycle_errors`). Each script does `from protocol_round import *`."""
 import json, os, select, signal, socket, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -9,7 +10,7 @@ from common import BIN, FIX, scratch_dir  # noqa: E402 (argv[1] or the debug bui
 
 SCR = scratch_dir('advproto-')
 
-__all__ = ['Daemon', 'Conn', 'FAIL', 'check', 'BIN', 'FIX', 'SCR']
+__all__ = ['Daemon', 'Conn', 'FAIL', 'check', 'BIN', 'FIX', 'SCR', 'PK', 'cut_fixture', 'lifecycle_errors']
 
 
 class Daemon:
@@ -141,3 +142,45 @@ def check(cond, what):
     if not cond:
         FAIL.append(what)
     return cond
+
+
+def PK(m):
+    """A stream message's point fields: what is left without the envelope and the stroke's ids."""
+    return {k: v for k, v in m.items() if k not in ('type', 'seq', 'stroke', 'device', 'frame',
+            'slot', 'trackingId', 'flags', 'merged', 'reason')}
+
+
+def cut_fixture(fixture, events, tag):
+    """A copy of an evemu fixture's header and first `events` events, in SCR; its path."""
+    out, ev = [], 0
+    for line in open(os.path.join(FIX, fixture)).read().splitlines(True):
+        if line.startswith('E:'):
+            ev += 1
+            if ev > events:
+                break
+        out.append(line)
+    cut = os.path.join(SCR, 'cut-%s-%d.evemu' % (tag, os.getpid()))
+    with open(cut, 'w') as f:
+        f.writelines(out)
+    return cut
+
+
+def lifecycle_errors(stream, live, done=None, reasons=None):
+    """Counts stream messages out of a stroke's lifecycle (a `began` for a stroke live or done, a
+    `moved`/`ended`/`cancelled` for one not live), starting from `live` (the snapshot's strokes).
+    Updates `live` and `done`; adds each cancel reason to `reasons` when given."""
+    done = set() if done is None else done
+    err = 0
+    for m in stream:
+        t, sid = m['type'], m.get('stroke')
+        if t == 'began':
+            err += sid in live or sid in done
+            live.add(sid)
+        elif t in ('moved', 'ended', 'cancelled'):
+            err += sid not in live
+            if t != 'moved':
+                live.discard(sid)
+                done.add(sid)
+            if t == 'cancelled' and reasons is not None:
+                reasons.add(m.get('reason'))
+    return err
