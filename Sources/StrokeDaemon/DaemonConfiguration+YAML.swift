@@ -75,7 +75,7 @@ extension DaemonConfiguration {
             case "devices":
                 for (k, v) in try r.mapping(value, "devices") {
                     switch k {
-                    case "match": config.devices = try r.list(v, "devices.match").map { try r.string($0, "devices.match") }
+                    case "match": config.devices = try r.list(v, "devices.match").map { try r.selector($0, "devices.match") }
                     case "grab": config.grab = try r.bool(v, "devices.grab")
                     case "replay": config.replay = try r.string(v, "devices.replay")
                     case "loop": config.replayLoop = try r.bool(v, "devices.loop")
@@ -138,7 +138,7 @@ extension DaemonConfiguration {
                         var match: String?
                         var c = config.gestures
                         for (k, v) in try r.mapping(entry, "gestures.devices[]") {
-                            if k == "match" { match = try r.string(v, "gestures.devices.match") } else {
+                            if k == "match" { match = try r.selector(v, "gestures.devices.match", ids: true) } else {
                                 try r.gesture(k, v, into: &c, prefix: "gestures.devices")
                             }
                         }
@@ -148,7 +148,7 @@ extension DaemonConfiguration {
                     }
                 }
             case "noTouchArbitration":
-                config.noTouchArbitration = try r.list(value, "noTouchArbitration").map { try r.string($0, "noTouchArbitration[]") }
+                config.noTouchArbitration = try r.list(value, "noTouchArbitration").map { try r.selector($0, "noTouchArbitration[]") }
             case "http": config.http = try r.http(value, tokenLine: &config.httpTokenLine)
             default: throw r.unknown(value, key)
             }
@@ -184,6 +184,23 @@ private struct ConfigReader {
     func string(_ node: YAMLNode, _ key: String) throws -> String {
         guard case .scalar(let s) = node else { throw error(node, "'\(key)' must be a string") }
         return s.string
+    }
+
+    /// What a `DeviceSelector` can match: `name:GLOB` (a glob that is not empty), an absolute path
+    /// (a node, or a link to one), a served recording's `replay:FILE`, and with `ids`, `id:VVVV:PPPP`
+    /// (hex). Anything else would match no device, silently.
+    func selector(_ node: YAMLNode, _ key: String, ids: Bool = false) throws -> String {
+        let text = try string(node, key)
+        func rest(_ prefix: String) -> Substring? { text.hasPrefix(prefix) ? text.dropFirst(prefix.count) : nil }
+        if text.hasPrefix("/") { return text }
+        if let glob = rest("name:"), !glob.isEmpty { return text }
+        if let file = rest("replay:"), !file.isEmpty { return text }
+        if ids, let pair = rest("id:") {
+            let parts = pair.split(separator: ":", omittingEmptySubsequences: false)
+            if parts.count == 2, parts.allSatisfy({ (1...4).contains($0.count) && UInt16($0, radix: 16) != nil }) { return text }
+        }
+        let forms = "name:GLOB, an absolute path (/dev/input/event3, /dev/input/by-id/...)" + (ids ? ", id:VVVV:PPPP (hex)" : "") + " or replay:FILE"
+        throw error(node, "'\(key)' must be \(forms), not \(text.debugDescription)")
     }
 
     /// A path a Unix socket can be bound at: a file name (not empty, no trailing `/`) that fits
@@ -295,7 +312,7 @@ private struct ConfigReader {
         var setting: JumpSetting?
         for (k, v) in try mapping(node, "touchJumps[]") {
             switch k {
-            case "match": match = try string(v, "touchJumps.match")
+            case "match": match = try selector(v, "touchJumps.match")
             case "threshold":
                 guard case .scalar(let s) = v, let parsed = JumpSetting(text: s.string) else {
                     throw error(v, "'touchJumps.threshold' must be default, off or a positive number of millimetres")
@@ -315,7 +332,7 @@ private struct ConfigReader {
         var matrix: Calibration?
         for (k, v) in try mapping(node, "calibration[]") {
             switch k {
-            case "match": match = try string(v, "calibration.match")
+            case "match": match = try selector(v, "calibration.match")
             case "rotation":
                 guard let r = v.int, let rotation = Calibration.rotation(degrees: r) else {
                     throw error(v, "'calibration.rotation' must be 0, 90, 180 or 270")

@@ -62,8 +62,8 @@ import Testing
         ("socket:\n  mode: \"0999\"\n", "t.yaml:2: socket.mode must be an octal mode"),
         ("queue: {mergeAfter: 10, disconnectAfter: 5}\n", "t.yaml:1: queue.disconnectAfter must be at least"),
         ("calibration:\n  - {rotation: 90}\n", "t.yaml:2: a 'calibration' entry needs 'match'"),
-        ("calibration:\n  - {match: a, rotation: 45}\n", "t.yaml:2: 'calibration.rotation' must be"),
-        ("calibration:\n  - {match: a, matrix: [1, 2]}\n", "t.yaml:2: 'calibration.matrix' must have 6"),
+        ("calibration:\n  - {match: \"name:a\", rotation: 45}\n", "t.yaml:2: 'calibration.rotation' must be"),
+        ("calibration:\n  - {match: \"name:a\", matrix: [1, 2]}\n", "t.yaml:2: 'calibration.matrix' must have 6"),
         ("devices: [a]\n", "t.yaml:1: 'devices' must be a mapping"),
         ("socket: {path: [\n", "t.yaml:"),
         // Found by a black-box test: these served a daemon that greeted nobody or never replayed.
@@ -82,6 +82,15 @@ import Testing
         ("maxLineLength: 255\n", "t.yaml:1: 'maxLineLength' must be an integer from 256 to 16777216"),
         ("requests:\n  bytesPerSecond: 0\n", "t.yaml:2: 'requests.bytesPerSecond' must be an integer from 4096"),
         ("requests:\n  burstByte: 1\n", "t.yaml:2: unknown key 'requests.burstByte'"),
+        // Selectors that could match no device were accepted, and the daemon served nothing.
+        ("devices:\n  match: [event3]\n", "t.yaml:2: 'devices.match' must be name:GLOB, an absolute path"),
+        ("devices:\n  match: [\"name:\"]\n", "t.yaml:2: 'devices.match' must be name:GLOB"),
+        ("devices:\n  match: [\"Wacom*\"]\n", "t.yaml:2: 'devices.match' must be name:GLOB"),
+        ("noTouchArbitration: [\"\"]\n", "t.yaml:1: 'noTouchArbitration[]' must be name:GLOB"),
+        ("touchJumps:\n  - {match: \"replay:\", threshold: off}\n", "t.yaml:2: 'touchJumps.match' must be name:GLOB"),
+        ("calibration:\n  - {match: \"id:056a:0059\", invertX: true}\n", "t.yaml:2: 'calibration.match' must be name:GLOB"),
+        ("gestures:\n  devices:\n    - {match: \"id:56a\"}\n", "t.yaml:3: 'gestures.devices.match' must be name:GLOB, an absolute path (/dev/input/event3, /dev/input/by-id/...), id:VVVV:PPPP (hex) or replay:FILE, not \"id:56a\""),
+        ("gestures:\n  devices:\n    - {match: \"id:56a:10000\"}\n", "t.yaml:3: 'gestures.devices.match' must be"),
     ])
     func invalidConfigurationNamesFileLineAndKey(_ text: String, _ prefix: String) {
         do {
@@ -90,6 +99,20 @@ import Testing
         } catch {
             #expect("\(error)".hasPrefix(prefix), "\(error)")
         }
+    }
+
+    /// Every form a selector takes is accepted where it is understood: `id:` only by
+    /// `gestures.devices`, which compares vendor and product.
+    @Test func everySelectorFormIsAccepted() throws {
+        let c = try DaemonConfiguration.parse(
+            """
+            devices: {match: ["name:Wacom*", /dev/input/by-id/usb-x-event-if00, "replay:/tmp/a.evemu"]}
+            calibration: [{match: "replay:/tmp/a.evemu#2", invertX: true}]
+            gestures: {devices: [{match: "id:056A:59", holdTimeout: 500}]}
+            """, file: "t.yaml")
+        #expect(c.devices == ["name:Wacom*", "/dev/input/by-id/usb-x-event-if00", "replay:/tmp/a.evemu"])
+        #expect(c.calibration(path: "replay:/tmp/a.evemu#2", name: "X") == .invertX)
+        #expect(c.gestureOverrides.map(\.match) == ["id:056A:59"])
     }
 
     @Test func touchJumpsAreReadPerDevice() throws {
@@ -106,8 +129,8 @@ import Testing
         #expect(DaemonConfiguration().jumpSetting(path: "/dev/input/event1", name: "Pad") == .deviceDefault)
         for (text, message) in [
             ("touchJumps:\n  - {threshold: 3}\n", "t.yaml:2: a 'touchJumps' entry needs 'match'"),
-            ("touchJumps:\n  - {match: a}\n", "t.yaml:2: a 'touchJumps' entry needs 'threshold'"),
-            ("touchJumps:\n  - {match: a, threshold: -1}\n", "t.yaml:2: 'touchJumps.threshold' must be default, off or"),
+            ("touchJumps:\n  - {match: \"name:a\"}\n", "t.yaml:2: a 'touchJumps' entry needs 'threshold'"),
+            ("touchJumps:\n  - {match: \"name:a\", threshold: -1}\n", "t.yaml:2: 'touchJumps.threshold' must be default, off or"),
         ] {
             #expect {
                 _ = try DaemonConfiguration.parse(text, file: "t.yaml")

@@ -74,8 +74,8 @@ import Testing
         ("gestures:\n  touchSlop: -1\n", "t.yaml:2: gestures: touchSlop must be"),
         ("gestures:\n  holdTimeout: soon\n", "t.yaml:2: 'gestures.holdTimeout' must be a finite number"),
         ("gestures:\n  devices:\n    - {holdTimeout: 3}\n", "t.yaml:3: a 'gestures.devices' entry needs 'match'"),
-        ("gestures:\n  devices:\n    - {match: a, rotateAngle: 200}\n", "t.yaml:3: gestures: rotateAngle must be"),
-        ("gestures:\n  devices:\n    - {match: a, swipe: 1}\n", "t.yaml:3: unknown key 'gestures.devices.swipe'"),
+        ("gestures:\n  devices:\n    - {match: \"name:a\", rotateAngle: 200}\n", "t.yaml:3: gestures: rotateAngle must be"),
+        ("gestures:\n  devices:\n    - {match: \"name:a\", swipe: 1}\n", "t.yaml:3: unknown key 'gestures.devices.swipe'"),
     ])
     func invalidGestureKeysNameFileLineAndKey(_ text: String, _ prefix: String) {
         do {
