@@ -130,9 +130,9 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
             refusals.note(.init(code: 400), "no Host", uri: h.uri, peer: context.remoteAddress)
             return send(context, h, .badRequest, error: error, close: true)
         }
-        guard h.method == .GET else {
-            let error = ProtocolError(.unknownRequest, "only GET is served, not \(h.method.rawValue)", id: nil)
-            return send(context, h, .methodNotAllowed, error: error, extra: [("allow", "GET")])
+        guard h.method == .GET || h.method == .HEAD else {
+            let error = ProtocolError(.unknownRequest, "only GET and HEAD are served, not \(h.method.rawValue)", id: nil)
+            return send(context, h, .methodNotAllowed, error: error, extra: [("allow", "GET, HEAD")])
         }
         let target = RequestTarget(h.uri)
         let endpoint: Endpoint
@@ -175,6 +175,8 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
             if case .failure(let error) = ClientRequest.parse(Substring(subscribe)) {
                 return send(context, h, .badRequest, error: error)
             }
+            // HEAD: the stream's head, and no stream.
+            if h.method == .HEAD { return sendEventsHead(context, h) }
             startEvents(context, h, subscribe: subscribe)
         }
     }
@@ -195,11 +197,8 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
     /// Answers with the stream's head, then makes the connection a client of the daemon whose
     /// every line goes out as an event (`SSEEncoder`), subscribed with the query's filters.
     private func startEvents(_ context: ChannelHandlerContext, _ h: HTTPRequestHead, subscribe: String) {
-        let headers = HTTPHeaders([
-            ("content-type", "text/event-stream; charset=utf-8"), ("cache-control", "no-store"),
-            ("x-accel-buffering", "no"), ("x-content-type-options", "nosniff"),
-        ])
-        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: .ok, headers: headers))), promise: nil)
+        let head = HTTPResponseHead(version: h.version, status: .ok, headers: HTTPRouter.eventStreamHeaders)
+        context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
         streaming = true
         headDeadline?.cancel()
         headDeadline = nil
@@ -232,6 +231,22 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
         send(context, h, status, contentType: "application/json", body: body, extra: extra, close: close)
     }
 
+    static let eventStreamHeaders = HTTPHeaders([
+        ("content-type", "text/event-stream; charset=utf-8"), ("cache-control", "no-store"),
+        ("x-accel-buffering", "no"), ("x-content-type-options", "nosniff"),
+    ])
+
+    /// The answer to `HEAD /events`: the stream's head (no length: the stream has none), then the
+    /// connection closes.
+    private func sendEventsHead(_ context: ChannelHandlerContext, _ h: HTTPRequestHead) {
+        var headers = HTTPRouter.eventStreamHeaders
+        headers.add(name: "connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: .ok, headers: headers))), promise: nil)
+        let bound = context.loopBound
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
+    }
+
+    /// Writes an answer: to a `HEAD`, its head alone (with the length its body would have).
     private func send(
         _ context: ChannelHandlerContext, _ h: HTTPRequestHead, _ status: HTTPResponseStatus, contentType: String, body: ByteBuffer,
         extra: [(String, String)] = [], close: Bool = false
@@ -249,7 +264,7 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
         let keepAlive = h.isKeepAlive && !close
         if !keepAlive { headers.add(name: "connection", value: "close") }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        if h.method != .HEAD { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if !keepAlive {
             let bound = context.loopBound

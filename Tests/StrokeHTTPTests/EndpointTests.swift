@@ -95,15 +95,13 @@ import Testing
         #expect(notFound.headers["content-type"] == "application/json")
         #expect(notFound.json["type"] as? String == "error")
         #expect(notFound.json["error"] as? String == "unknownRequest")
-        for method in ["POST", "PUT", "DELETE", "HEAD", "OPTIONS"] {
+        for method in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"] {
             let c = try d.connect()
             var r = try c.request(method, "/devices", headers: ["Content-Length": "0"], port: d.port)
             #expect(r.status == 405, "\(method)")
-            #expect(r.headers["allow"] == "GET")
-            if method != "HEAD" {
-                r.body = try c.take(Int(r.headers["content-length"] ?? "0") ?? 0)
-                #expect(r.json["error"] as? String == "unknownRequest")
-            }
+            #expect(r.headers["allow"] == "GET, HEAD")
+            r.body = try c.take(Int(r.headers["content-length"] ?? "0") ?? 0)
+            #expect(r.json["error"] as? String == "unknownRequest")
         }
         // The %-escapes found by a black-box test: the parameter was dropped and the request served.
         for target in [
@@ -116,6 +114,27 @@ import Testing
         }
         let ws = try d.get("/ws")
         #expect(ws.status == 426)
+        try await d.stop()
+    }
+
+    /// A `HEAD` is answered with the head a `GET` gets (status, type, length) and no body: the
+    /// next answer on the connection is read right after it (`curl -I`, monitors). It was a 405.
+    @Test func headIsAGetWithoutItsBody() async throws {
+        let d = try await HTTPTestDaemon()
+        let c = try d.connect()
+        for target in ["/healthz", "/devices", "/", "/nope", "/history?limit=-1"] {
+            let get = try d.get(target)
+            let head = try c.request("HEAD", target, port: d.port)
+            #expect(head.status == get.status, "\(target)")
+            #expect(head.headers["content-type"] == get.headers["content-type"], "\(target)")
+            #expect(head.headers["content-length"] == String(get.body.count), "\(target)")
+        }
+        // The stream's head, not a stream: the connection closes after it.
+        let events = try c.request("HEAD", "/events", port: d.port)
+        #expect(events.status == 200)
+        #expect(events.headers["content-type"] == "text/event-stream; charset=utf-8")
+        #expect(c.waitForClose(timeout: 5))
+        #expect(c.buffer.isEmpty)
         try await d.stop()
     }
 
