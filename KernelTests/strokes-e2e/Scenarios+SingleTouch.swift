@@ -22,21 +22,24 @@ extension Scenarios {
         [ev(.abs, AbsCode.x, x)] + (y.map { [ev(.abs, AbsCode.y, $0)] } ?? [])
     }
 
+    /// Writes `frames` to `uinput` (its daemon id `device`), waits for its touch's end, removes it,
+    /// and returns the stroke messages the device gave since `mark`.
+    private func strokes(of uinput: UinputDevice, _ device: Int64, since mark: Int, after frames: [[InputEvent]]) throws -> [Received] {
+        for frame in frames { try uinput.writeFrame(frame) }
+        try client.waitFor("the touch's end", timeout: 30) { $0.contains { $0.type == "ended" && $0.device == device } }
+        uinput.destroy()
+        try client.deviceRemoved(device)
+        return client.all.dropFirst(mark).filter { $0.device == device && $0.isStroke }
+    }
+
     func singleTouchKeyState() throws -> String {
         let screen = singleTouch
         // Opened with the key up: the motion before the press is hover, the press an ordinary touch.
         var mark = client.count
         let up = try UinputDevice(description: screen)
         let (first, _) = try client.deviceAdded(name: screen.name, after: mark)
-        try up.writeFrame(at(100, 100))
-        try up.writeFrame(at(200))
-        try up.writeFrame(at(300) + touch(true))
-        try up.writeFrame(at(400))
-        try up.writeFrame(touch(false))
-        try client.waitFor("the touch's end", timeout: 30) { $0.contains { $0.type == "ended" && $0.device == first } }
-        up.destroy()
-        try client.deviceRemoved(first)
-        let hovered = client.all.dropFirst(mark).filter { $0.device == first && $0.isStroke }
+        let hovered = try strokes(of: up, first, since: mark,
+                                  after: [at(100, 100), at(200), at(300) + touch(true), at(400), touch(false)])
         try check(
             hovered.map(\.type) == ["began", "moved", "ended"] && hovered[0].x == 300
                 && hovered[0].event?.flags?.contains(.adopted) != true,
@@ -45,25 +48,9 @@ extension Scenarios {
         // Opened with the key down (the daemon stopped while the device was made and touched):
         // adopted at once where the kernel says the finger is.
         mark = client.count
-        daemon.signal(SIGSTOP)
-        let down: UinputDevice
-        do {
-            down = try UinputDevice(description: screen)
-            guard let node = down.waitForDevnode() else { throw Failure("no device node") }
-            try check(chmod(node, 0o660) == 0, "chmod \(node): \(String(cString: strerror(errno)))")
-            try down.writeFrame(at(500, 600) + touch(true))
-        } catch {
-            daemon.signal(SIGCONT)
-            throw error
-        }
-        daemon.signal(SIGCONT)
+        let down = try deviceMadeWhileStopped(screen, frames: [at(500, 600) + touch(true)])
         let (second, _) = try client.deviceAdded(name: screen.name, after: mark)
-        try down.writeFrame(at(510))
-        try down.writeFrame(touch(false))
-        try client.waitFor("the adopted touch's end", timeout: 30) { $0.contains { $0.type == "ended" && $0.device == second } }
-        down.destroy()
-        try client.deviceRemoved(second)
-        let held = client.all.dropFirst(mark).filter { $0.device == second && $0.isStroke }
+        let held = try strokes(of: down, second, since: mark, after: [at(510), touch(false)])
         try check(
             held.map(\.type) == ["began", "moved", "ended"] && held[0].x == 500 && held[0].event?.point.y == 600
                 && held[0].event?.flags?.contains(.adopted) == true && held[1].x == 510,

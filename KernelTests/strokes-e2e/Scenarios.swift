@@ -172,17 +172,7 @@ final class Scenarios {
     func hotplugWhileStopped(_ file: String) throws -> String {
         let screen = try recording(file).devices[0].description
         let mark = client.count
-        daemon.signal(SIGSTOP)
-        let uinput: UinputDevice
-        do {
-            uinput = try UinputDevice(description: screen)
-            guard let node = uinput.waitForDevnode() else { throw Failure("no device node") }
-            try check(chmod(node, 0o660) == 0, "chmod \(node): \(String(cString: strerror(errno)))")
-        } catch {
-            daemon.signal(SIGCONT)
-            throw error
-        }
-        daemon.signal(SIGCONT)
+        let uinput = try deviceMadeWhileStopped(screen)
         let (id, node) = try client.deviceAdded(name: screen.name, after: mark)
         try uinput.writeFrame(down(0, 800, 1000, 1000) + touch(true))
         try uinput.writeFrame(move(0, 1100))
@@ -196,6 +186,18 @@ final class Scenarios {
         let began = got.filter { $0.type == "began" }
         try check(began.count == 1, "one touch gave \(began.count) strokes: \(began.map(\.line))")
         return "\(node) made and chmod-ed while the daemon was stopped: added once, one touch one stroke"
+    }
+
+    /// Makes a device while the daemon is stopped (`SIGSTOP`), gives its node udev's permissions,
+    /// writes `frames` to it, and lets the daemon go on: the daemon sees all of it in one go.
+    func deviceMadeWhileStopped(_ description: DeviceDescription, frames: [[InputEvent]] = []) throws -> UinputDevice {
+        daemon.signal(SIGSTOP)
+        defer { daemon.signal(SIGCONT) }
+        let uinput = try UinputDevice(description: description)
+        guard let node = uinput.waitForDevnode() else { throw Failure("no device node") }
+        try check(chmod(node, 0o660) == 0, "chmod \(node): \(String(cString: strerror(errno)))")
+        for frame in frames { try uinput.writeFrame(frame) }
+        return uinput
     }
 
     /// Over everything the boot's client received: no node was served as two devices at once (a
