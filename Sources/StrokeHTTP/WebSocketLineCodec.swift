@@ -12,8 +12,9 @@ import StrokeProtocol
 /// - each line out (a `ByteBuffer` ending in its newline) becomes one text frame without it;
 /// - a binary frame closes the connection with 1003 (RFC 6455 §7.4.1: data it cannot accept;
 ///   answering each with an error let a flood of them keep the event loop from the other
-///   clients); a ping gets its pong, written at once and flushed when the read is done, and the
-///   pings count against the connection's pacing (`ClientHandler.ControlFrames`); a
+///   clients); pings are answered when a read of the client's frames is done, with one pong for
+///   the latest (RFC 6455 §5.5.3), and count against the connection's pacing
+///   (`ClientHandler.ControlFrames`); a
 ///   close with a close, then the connection closes; closing from this side sends a close frame
 ///   first (1000, after the daemon's `goodbye`).
 final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
@@ -23,8 +24,11 @@ final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = WebSocketFrame
 
     private var closeSent = false
-    /// Pongs written since the last flush (`channelReadComplete` flushes them together).
-    private var pongsUnflushed = false
+    /// The pong for the latest ping of this read (`channelReadComplete` writes it): its payload
+    /// copied, at most 125 bytes. A pong per ping, written at once, made thousands of frames per
+    /// read of a client that pinged and never read, held by NIO until the peer read them (MBs
+    /// per connection: an adversary's finding).
+    private var pong: ByteBuffer?
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
@@ -45,8 +49,10 @@ final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
         case .binary:
             sendClose(context, code: .unacceptableData)
         case .ping:
-            context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
-            pongsUnflushed = true
+            var payload = frame.unmaskedData
+            var copy = context.channel.allocator.buffer(capacity: payload.readableBytes)
+            copy.writeBuffer(&payload)
+            pong = copy
             context.fireUserInboundEventTriggered(ClientHandler.ControlFrames(count: 1))
         case .connectionClose:
             // Echo the close (its status code only), then close the connection; a close frame
@@ -70,9 +76,9 @@ final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        if pongsUnflushed {
-            pongsUnflushed = false
-            context.flush()
+        if let data = pong {
+            pong = nil
+            if !closeSent { context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: data)), promise: nil) }
         }
         context.fireChannelReadComplete()
     }

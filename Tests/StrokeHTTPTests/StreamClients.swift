@@ -105,6 +105,11 @@ final class WSClient {
     /// Sends one frame, masked as RFC 6455 requires of a client unless `masked` is false; `rsv`
     /// sets the reserved bits (0x70), which no extension here defines.
     func send(opcode: UInt8 = 1, _ payload: [UInt8], fin: Bool = true, masked: Bool = true, rsv: UInt8 = 0) throws {
+        try client.send(Self.frame(opcode: opcode, payload, fin: fin, masked: masked, rsv: rsv))
+    }
+
+    /// A frame's bytes as `send` writes them.
+    static func frame(opcode: UInt8 = 1, _ payload: [UInt8], fin: Bool = true, masked: Bool = true, rsv: UInt8 = 0) -> [UInt8] {
         var frame: [UInt8] = [(fin ? 0x80 : 0) | rsv | opcode]
         let mask: [UInt8] = masked ? [0x12, 0x34, 0x56, 0x78] : [0, 0, 0, 0]
         let maskBit: UInt8 = masked ? 0x80 : 0
@@ -119,7 +124,7 @@ final class WSClient {
         }
         if masked { frame += mask }
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        try client.send(frame)
+        return frame
     }
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }

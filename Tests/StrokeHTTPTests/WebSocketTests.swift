@@ -63,6 +63,29 @@ import Testing
         try await d.stop()
     }
 
+    /// Pings read together get one pong, the latest's (RFC 6455 §5.5.3): a pong per ping,
+    /// written at once, let a client that pinged and never read make the daemon hold MBs of
+    /// frames per connection (an adversary's finding).
+    @Test func pingsReadTogetherGetOnePongForTheLatest() async throws {
+        let d = try await HTTPTestDaemon()
+        let ws = try WSClient(port: d.port)
+        #expect(try ws.message()["type"] as? String == "hello")
+        let pings = (0..<500).flatMap { WSClient.frame(opcode: 9, Array("p\($0)".utf8)) }
+        try ws.client.send(pings + WSClient.frame(Array(#"{"id":7,"request":"ping"}"#.utf8)))
+        var pongs: [String] = []
+        while true {
+            let f = try ws.frame()
+            if f.opcode == 10 { pongs.append(f.text) }
+            if f.opcode == 1 { #expect(f.text.contains(#""id":7"#)) }
+            if pongs.last == "p499" { break }
+        }
+        // One per read of the client's frames: 3 KiB of pings take one to a few reads.
+        #expect(pongs.count <= 10, "\(pongs.count) pongs")
+        let numbers = pongs.map { Int($0.dropFirst())! }
+        #expect(numbers == numbers.sorted())
+        try await d.stop()
+    }
+
     /// The protocol is JSON text frames: a binary frame is data the daemon cannot accept, 1003
     /// (RFC 6455 §7.4.1), then the connection closes. (Each was answered with an error, and a
     /// flood of them kept the event loop from the other clients.)
