@@ -78,6 +78,14 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
         context.fireChannelInactive()
     }
 
+    /// How much of a client's bytes one read cycle takes: at most one read of up to 16 KiB
+    /// (NIO's defaults: four of up to 64 KiB). What a cycle read waits in `pending` while the
+    /// client's replies wait for room, uncharged: a client that pipelined 200 KB of requests and
+    /// read nothing held all of them here, in a buffer twice that (an adversary's finding). Now
+    /// what a client has sent and the daemon has not answered waits in the kernel.
+    public static let readAllocator = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 16384)
+    public static let readsPerCycle: UInt = 1
+
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let client, !client.closing else { return }
         var incoming = unwrapInboundIn(data)

@@ -56,6 +56,8 @@ public final class SocketServer: Sendable {
                 }
             }
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .childChannelOption(ChannelOptions.recvAllocator, value: ClientHandler.readAllocator)
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: ClientHandler.readsPerCycle)
             .childChannelOption(
                 ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 32 * 1024, high: 64 * 1024)
             )

@@ -63,6 +63,9 @@ public final class HTTPServer: Sendable {
             // than TCP's autotuning up to 4 MiB: a WebSocket or SSE client that does not read meets
             // the slow-client policy as soon as a socket client would.
             .childChannelOption(ChannelOptions.socketOption(.so_sndbuf), value: 212_992)
+            // As the clients' socket: a client's unanswered requests wait in the kernel, not here.
+            .childChannelOption(ChannelOptions.recvAllocator, value: ClientHandler.readAllocator)
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: ClientHandler.readsPerCycle)
             .childChannelOption(
                 ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 32 * 1024, high: 64 * 1024)
             )

@@ -91,6 +91,33 @@ import Glibc
         try await d.stop()
     }
 
+    /// A client that pipelines requests and reads nothing: once its socket is full, NIO holds the
+    /// rest of one write, and the replies after it go to NIO in batches of `batchBytes` (charged),
+    /// waiting in the client's queue meanwhile, rather than each as a write of its own (NIO took
+    /// 1 600 of them, up to 64 KiB of lines, with a promise each: an adversary's finding). Once
+    /// the client reads, every reply arrives, in order.
+    @Test func repliesWaitInTheQueueWhileNIOHoldsARest() async throws {
+        let d = try await TestDaemon()
+        let c = try d.connect()
+        let count = 3000
+        let pings = (1...count).map { #"{"id":\#($0),"request":"ping"}"# }.joined(separator: "\n") + "\n"
+        try c.socket.sendRaw(Array(pings.utf8))
+        var held = (queued: 0, throughNIO: UInt64(0))
+        for _ in 0..<500 where held.queued < 500 {
+            try await Task.sleep(for: .milliseconds(10))
+            held = try await d.onLoop { daemon in
+                let client = daemon.clients.values.first!
+                return (client.queue.count, client.sentThroughNIO)
+            }
+        }
+        #expect(held.queued >= 500)
+        #expect(held.throughNIO < 100, "\(held.throughNIO) writes handed to NIO")
+        var ids: [Int] = []
+        while ids.count < count { ids.append(try c.next()["id"] as? Int ?? -1) }
+        #expect(ids == Array(1...count))
+        try await d.stop()
+    }
+
     /// The order of the bytes across the hand-over: the client makes room in its socket and a
     /// line is sent to it in the same turn of the event loop, before NIO can write what it holds.
     /// That line must go behind NIO's bytes, not into the room (where it would land in the middle

@@ -14,6 +14,19 @@ import Testing
         #expect(Outgoing.charge(lineBytes: 200) == 200 + Outgoing.recordBytes)
     }
 
+    /// A line of the client's own is charged its buffer (NIO's size, a power of two, up to a
+    /// page; its line past one), the buffer's storage and the record: a reply to a `ping` is
+    /// charged 64 + 96 + the record, not its 40 bytes and the record.
+    @Test func aLineOfItsOwnIsChargedItsBuffer() {
+        let ping = Outgoing.line(#"{"type":"reply","id":1,"request":"ping"}"#)
+        #expect(ping.bytes.readableBytes == 41 && ping.bytes.capacity == 64)
+        #expect(Outgoing.charge(own: ping.bytes) == 64 + Outgoing.bufferBytes + Outgoing.recordBytes)
+        #expect(Outgoing.charge(own: ping.bytes) == 224)  // docs/protocol.md, "Slow clients"
+        let page = Outgoing.line(String(repeating: "x", count: 5000))
+        #expect(page.bytes.capacity == 8192)
+        #expect(Outgoing.charge(own: page.bytes) == 5001 + Outgoing.bufferBytes + Outgoing.recordBytes)
+    }
+
     /// A subscriber that reads nothing: the bytes its queue is charged are its lines' bytes plus
     /// one record per message held; `stats` reports them and what NIO holds for it.
     @Test func aStalledClientIsChargedItsLinesAndTheirRecords() async throws {
