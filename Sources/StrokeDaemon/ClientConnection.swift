@@ -121,6 +121,12 @@ final class ClientConnection {
     /// Since when the client's socket has taken nothing while messages wait for it (nil while it
     /// takes what it is given).
     var stalledSince: NIODeadline?
+    /// Called when the stall clock starts (`stalledSince` set where it was nil): the daemon
+    /// arms a check for its end (`Daemon.armStallCheck`), so a client judged only when a frame is
+    /// published (one that holds nothing but replies; any, while nothing touches) is judged too.
+    var stallStarted: (() -> Void)?
+    /// That check, while armed.
+    var stallCheck: Scheduled<Void>?
     /// The kernel's count of bytes written to the socket and not yet read by the client, when
     /// last looked at (`unreadBytes`).
     private var lastUnread: UInt32?
@@ -452,8 +458,10 @@ final class ClientConnection {
         }
         let unread = descriptor.flatMap(DirectSocket.unreadBytes) ?? ClientConnection.unreadBytes(channel)
         // Without the count (a kernel before 4.12), handing bytes to NIO counts, as it did.
-        if stalledSince == nil || (unread == nil && wrote) || unread != lastUnread { stalledSince = .now() }
+        let started = stalledSince == nil
+        if started || (unread == nil && wrote) || unread != lastUnread { stalledSince = .now() }
         lastUnread = unread
+        if started { stallStarted?() }
     }
 
     /// `SO_MEMINFO`'s `SK_MEMINFO_WMEM_ALLOC`: memory of the socket's writes the client has not

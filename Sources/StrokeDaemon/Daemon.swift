@@ -240,6 +240,28 @@ public final class Daemon: Sendable {
         if total > limits.totalBytes { enforceTotalQueuedBytes() }
     }
 
+    /// Checks `client` when its stall would pass `queue.disconnectAfterStall`, unless a check is
+    /// armed already. The check looks at its socket again (a `pump`: progress restarts the
+    /// clock); still stalled past the limit, the client goes, else the check is armed again.
+    /// Nothing is armed while no client is stalled: an idle daemon still never wakes.
+    func armStallCheck(_ client: ClientConnection) {
+        guard client.stallCheck == nil, let since = client.stalledSince else { return }
+        let due = since + settings.queue.disconnectAfterStall + .milliseconds(1)
+        client.stallCheck = loop.assumeIsolated().scheduleTask(deadline: due) { [weak self, weak client] in
+            guard let self, let client else { return }
+            client.stallCheck = nil
+            guard self.clients[client.id] === client, !client.closing else { return }
+            client.pump()
+            guard let since = client.stalledSince else { return }
+            let stalled = NIODeadline.now() - since
+            if stalled > self.settings.queue.disconnectAfterStall {
+                self.disconnectSlow(client, why: "its socket took nothing for \(stalled.nanoseconds / 1_000_000) ms")
+            } else {
+                self.armStallCheck(client)
+            }
+        }
+    }
+
     /// Disconnects a client that does not keep up (`goodbye` reason `slowClient`).
     func disconnectSlow(_ client: ClientConnection, why: String) {
         disconnectedSlow += 1
@@ -301,6 +323,9 @@ public final class Daemon: Sendable {
         }
         clients[client.id] = client
         client.drained = { [weak self] bytes in self?.clientReleased(bytes) }
+        client.stallStarted = { [weak self, weak client] in
+            if let self, let client { self.armStallCheck(client) }
+        }
         if writesDirectly { client.descriptor = DirectSocket.descriptor(of: channel) }
         client.maxLineLength = settings.maxLineLength
         _ = client.enqueue(.line(helloLine()))
@@ -334,6 +359,8 @@ public final class Daemon: Sendable {
     }
 
     func clientGone(_ client: ClientConnection) {
+        client.stallCheck?.cancel()
+        client.stallCheck = nil
         if clients.removeValue(forKey: client.id) != nil {
             clientReleased(client.takeHeldPeak())
             updateGestureSubscribers()
@@ -357,6 +384,8 @@ public final class Daemon: Sendable {
     func disconnect(_ client: ClientConnection, reason: String, drain: Bool = false) {
         guard !client.closing else { return }
         client.closing = true
+        client.stallCheck?.cancel()
+        client.stallCheck = nil
         clients.removeValue(forKey: client.id)
         updateGestureSubscribers()
         clientReleased(client.takeHeldPeak())

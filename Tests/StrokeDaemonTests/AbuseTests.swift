@@ -57,7 +57,7 @@ import Glibc
         var settings = Daemon.Settings()
         settings.queue = QueueLimits(
             mergeAfter: 100_000, disconnectAfter: 200_000, disconnectAfterBytes: 1 << 30, totalBytes: 1 << 30,
-            disconnectAfterStall: .milliseconds(300))
+            disconnectAfterStall: .seconds(2))
         settings.closeGrace = .milliseconds(100)
         let d = try await TestDaemon(recording: TestDaemon.tenFingers, settings: settings, looping: true)
         let stalled = try d.connect()
@@ -66,11 +66,17 @@ import Glibc
         _ = try good.subscribe()
         let startSeq = try await d.onLoop { Int($0.hub.seq) }
         var received = 0
-        for _ in 0..<10 {
-            try await d.advance(300)  // far more than the stalled client's socket buffers hold
+        // The good client reads after each step of 30 frames, which its socket holds, so it never
+        // waits on the daemon's side; the stalled client's socket fills after ~200 frames, and
+        // its stall clock runs from then (checked when it is due, not only at a frame).
+        for _ in 0..<100 {
+            try await d.advance(30)
             let seq = try await d.onLoop { Int($0.hub.seq) }
             received += try good.read(seq - startSeq - received).count
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        for _ in 0..<100 where try await d.onLoop({ $0.stats.slowClientsDisconnected }) == 0 {
+            try await Task.sleep(for: .milliseconds(50))
         }
         let stats = try await d.onLoop { $0.stats }
         #expect(stats.slowClientsDisconnected == 1)
@@ -81,6 +87,33 @@ import Glibc
 }
 
 extension StallTests {
+    /// The stall time applies to a client that holds nothing but replies, with nothing touching
+    /// (no frame published): one that pipelined pings and read nothing was judged only when a
+    /// frame was published to subscribers, so never, and held its replies for good (an
+    /// adversary's finding). A client that reads them is left alone.
+    @Test func aClientHoldingOnlyRepliesIsJudgedByTheStallTime() async throws {
+        var settings = Daemon.Settings()
+        settings.queue.disconnectAfterStall = .milliseconds(300)
+        settings.closeGrace = .milliseconds(100)
+        let d = try await TestDaemon(settings: settings)  // frames come only from `advance`: none here
+        let stalled = try d.connect()
+        let reader = try d.connect()
+        let pings = (1...4000).map { #"{"id":\#($0),"request":"ping"}"# }.joined(separator: "\n") + "\n"
+        try stalled.socket.sendRaw(Array(pings.utf8))
+        try reader.socket.sendRaw(Array(pings.utf8))
+        var ids: [Int] = []
+        while ids.count < 4000 { ids.append(try reader.next()["id"] as? Int ?? -1) }
+        #expect(ids == Array(1...4000))
+        var cut: UInt64 = 0
+        for _ in 0..<100 where cut == 0 {
+            try await Task.sleep(for: .milliseconds(50))
+            cut = try await d.onLoop { $0.stats.slowClientsDisconnected }
+        }
+        #expect(cut == 1)
+        #expect(try await d.onLoop { $0.stats.clients } == 1)
+        try await d.stop()
+    }
+
     /// A client that keeps reading a little at a time never lets the daemon's buffer for it drain
     /// back to writable, yet its socket takes bytes: the stall rule leaves it alone.
     @Test func aClientThatReadsALittleAtATimeIsNotStalled() async throws {
