@@ -41,11 +41,16 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
     ///   anything (TCP), which only `maxClients` bounds.
     /// - Parameter writesDirectly: whether the client's lines may be written to its socket
     ///   directly (`DirectSocket`): only for a channel whose pipeline adds no framing to its output.
-    public init(daemon: Daemon, readsCredentials: Bool = true, writesDirectly: Bool = false) {
+    /// - Parameter maxLineLength: the line limit the connection keeps (its `hello` says it), when
+    ///   something before this handler enforces it already (a WebSocket's frame decoder, set up
+    ///   when the connection was made); nil: the configuration's when the client connects.
+    public init(daemon: Daemon, readsCredentials: Bool = true, writesDirectly: Bool = false, maxLineLength: Int? = nil) {
         self.daemon = daemon
         self.readsCredentials = readsCredentials
         self.writesDirectly = writesDirectly
+        self.maxLineLength = maxLineLength
     }
+    private let maxLineLength: Int?
 
     public func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive { connect(context) }
@@ -62,7 +67,7 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
         let peer = readsCredentials ? ClientHandler.peerCredentials(context.channel) : nil
         client = daemon.clientConnected(
             context.channel, peer: peer, groups: readsCredentials ? PeerGroups.read(context.channel) : nil,
-            writesDirectly: writesDirectly)
+            writesDirectly: writesDirectly, maxLineLength: maxLineLength)
         // A peer already gone makes the greeting's write fail and closes the channel inside
         // `clientConnected`, before `client` was set: channelInactive came and went, so the
         // client is forgotten here (it would otherwise count against maxClients for ever).

@@ -291,7 +291,8 @@ public final class Daemon: Sendable {
     // MARK: Clients
 
     func clientConnected(
-        _ channel: Channel, peer: PeerCredentials?, groups: Set<UInt32>? = nil, writesDirectly: Bool = false
+        _ channel: Channel, peer: PeerCredentials?, groups: Set<UInt32>? = nil, writesDirectly: Bool = false,
+        maxLineLength: Int? = nil
     ) -> ClientConnection? {
         // An episode ends at the first connection a second after the last failure: while
         // descriptors come and go one at a time, accept alternates and that is one episode.
@@ -327,8 +328,8 @@ public final class Daemon: Sendable {
             if let self, let client { self.armStallCheck(client) }
         }
         if writesDirectly { client.descriptor = DirectSocket.descriptor(of: channel) }
-        client.maxLineLength = settings.maxLineLength
-        _ = client.enqueue(.line(helloLine()))
+        client.maxLineLength = maxLineLength ?? settings.maxLineLength
+        _ = client.enqueue(.line(helloLine(maxLineLength: client.maxLineLength)))
         client.pump()
         return client
     }
@@ -405,7 +406,8 @@ public final class Daemon: Sendable {
         loop.scheduleTask(in: settings.closeGrace) { channel.close(promise: nil) }
     }
 
-    func helloLine() -> String {
+    /// The greeting, with the line limit the connection keeps.
+    func helloLine(maxLineLength: Int) -> String {
         var w = JSONWriter()
         w.field("type", "hello")
         w.field("protocol", ProtocolVersion.current)
@@ -413,7 +415,7 @@ public final class Daemon: Sendable {
         w.field("instance", instance)
         w.field("seq", hub.seq)
         w.field("features", strings: Daemon.features)
-        w.field("maxLineLength", settings.maxLineLength)
+        w.field("maxLineLength", maxLineLength)
         return w.finish()
     }
 

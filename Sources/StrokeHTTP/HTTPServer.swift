@@ -139,7 +139,8 @@ public final class HTTPServer: Sendable {
                             minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1024, maxAccumulatedFrameSize: maxFrameSize))
                     try pipeline.addHandler(WebSocketLineCodec())
                     // Last: it greets the client as soon as it is added.
-                    try pipeline.addHandler(ClientHandler(daemon: daemon, readsCredentials: false))
+                    // The frames' limit is the client's: its `hello` says the one they are held to.
+                    try pipeline.addHandler(ClientHandler(daemon: daemon, readsCredentials: false, maxLineLength: maxFrameSize))
                 }
             })
         // First, at the socket: no more of the client's bytes are read while what the daemon

@@ -83,8 +83,13 @@ final class WSClient {
     }
 
     /// Connects and upgrades; throws with the response when the server refuses.
-    init(port: Int, path: String = "/ws", headers: [String: String] = [:], receiveBuffer: Int? = nil) throws {
-        client = try TCPClient(port: port, receiveBuffer: receiveBuffer)
+    convenience init(port: Int, path: String = "/ws", headers: [String: String] = [:], receiveBuffer: Int? = nil) throws {
+        try self.init(connected: TCPClient(port: port, receiveBuffer: receiveBuffer), port: port, path: path, headers: headers)
+    }
+
+    /// Upgrades a connection already made.
+    init(connected: TCPClient, port: Int, path: String = "/ws", headers: [String: String] = [:]) throws {
+        client = connected
         var h = headers
         h["Upgrade"] = "websocket"
         h["Connection"] = "Upgrade"
