@@ -138,7 +138,10 @@ public final class ClientHandler: ChannelInboundHandler, RemovableChannelHandler
                 return
             }
         }
-        if let pending, pending.readableBytes > client.maxLineLength { tooLong(client) }
+        // A `\r` last may be the first half of the line's `\r\n`, which is not counted.
+        if let pending, pending.readableBytes - (pending.readableBytesView.last == UInt8(ascii: "\r") ? 1 : 0) > client.maxLineLength {
+            tooLong(client)
+        }
         if inputClosed { inputDone(client) }
     }
 

@@ -143,6 +143,14 @@ import Glibc
         try c.socket.sendRaw(Array("{\"id\":8,\"request\":\"ping\",\"future\":{\"key\":1}}\r\n".utf8))
         let pong = try c.next()
         #expect(pong["type"] as? String == "reply" && pong["id"] as? Int == 8)
+        // A line of the longest length, its `\r` and its `\n` in separate reads: the `\r` was
+        // counted until the `\n` came, and the line refused (an adversary's finding).
+        let longest = #"{"id":9,"request":"ping","padding":""# + String(repeating: "a", count: 65536 - 38) + #""}"#
+        #expect(longest.utf8.count == 65536)
+        try c.socket.sendRaw(Array((longest + "\r").utf8))
+        try await Task.sleep(for: .milliseconds(200))
+        try c.socket.sendRaw([0x0A])
+        #expect(try c.next()["id"] as? Int == 9)
 
         // A line past the maximum: an error, then the daemon hangs up.
         try c.socket.sendRaw([UInt8](repeating: UInt8(ascii: "a"), count: 70_000))
