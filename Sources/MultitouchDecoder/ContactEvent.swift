@@ -161,6 +161,12 @@ public struct ContactFlags: OptionSet, Hashable, Sendable {
     /// The stroke began where its contact jumped farther in one frame than a finger can: the
     /// tracker ended the contact's previous stroke there (docs/decoder.md, "Touch jumps").
     public static let jump = ContactFlags(rawValue: 1 << 2)
+    /// On `moved` and `ended`, never on `began`, and never published: a single-touch contact
+    /// adopted from motion before any `BTN_TOUCH`, whose touching is unknown until the key first
+    /// changes (a press cancels it, `notTouching`; a release ends it). The tracker does not split
+    /// it at a touch jump: a press would cancel only the part after the split, and the part
+    /// before it, hover, would stay a completed stroke (an adversary's finding).
+    public static let unsettled = ContactFlags(rawValue: 1 << 3)
 }
 
 /// One contact lifecycle transition, produced at a `SYN_REPORT` (or a drop).

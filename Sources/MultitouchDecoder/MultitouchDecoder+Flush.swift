@@ -101,8 +101,9 @@ extension MultitouchDecoder {
             slots[s].current = .contact(c)
         case .unknown:
             if slots[s].axesDirty {
-                // Motion in a slot whose contact began before we were watching: adopt it.
-                var c = newContact(trackingID: nil, flags: .adopted)
+                // Motion in a slot whose contact began before we were watching: adopt it (on a
+                // single-touch device, unsettled until its key first changes).
+                var c = newContact(trackingID: nil, flags: mode == .singleTouch ? [.adopted, .unsettled] : .adopted)
                 begin(&c, slot: s, sample: sample, time: time, into: &out)
                 slots[s].current = .contact(c)
             }
@@ -126,7 +127,7 @@ extension MultitouchDecoder {
             out.appendAssumingUnique(event(.hover(.proximityIn), slot: s, contact: c, time: time, sample: sample))
             out.appendAssumingUnique(event(.hover(.proximityOut), slot: s, contact: c, time: time, sample: sample))
         } else {
-            out.appendAssumingUnique(event(.began, slot: s, contact: c, time: time, sample: sample))
+            out.appendAssumingUnique(beganEvent(slot: s, contact: c, time: time, sample: sample))
             out.appendAssumingUnique(event(.ended, slot: s, contact: c, time: time, sample: sample))
         }
     }
@@ -158,7 +159,7 @@ extension MultitouchDecoder {
             out.appendAssumingUnique(event(.hover(.proximityIn), slot: s, contact: c, time: time, sample: sample))
         } else {
             c.pending = false
-            out.appendAssumingUnique(event(.began, slot: s, contact: c, time: time, sample: sample))
+            out.appendAssumingUnique(beganEvent(slot: s, contact: c, time: time, sample: sample))
         }
     }
 
@@ -179,7 +180,7 @@ extension MultitouchDecoder {
         switch (c.touching, touching) {
         case (false, true):
             c.touching = true
-            out.appendAssumingUnique(event(.began, slot: s, contact: c, time: time, sample: sample))
+            out.appendAssumingUnique(beganEvent(slot: s, contact: c, time: time, sample: sample))
         case (true, false):
             c.touching = false
             out.appendAssumingUnique(event(.ended, slot: s, contact: c, time: time, sample: sample))

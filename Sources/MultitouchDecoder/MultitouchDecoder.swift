@@ -215,6 +215,13 @@ public struct MultitouchDecoder: Sendable {
         EventBuffer.appending(to: &out) { cancelAll(reason: reason, time: time, into: &$0) }
     }
 
+    /// A `began`: what is special about the stroke, so never `unsettled` (a flag of the motion).
+    func beganEvent(slot: Int, contact: Contact, time: Timestamp, sample: ContactSample) -> ContactEvent {
+        var e = event(.began, slot: slot, contact: contact, time: time, sample: sample)
+        e.flags.remove(.unsettled)
+        return e
+    }
+
     func event(_ kind: ContactEvent.Kind, slot: Int, contact: Contact, time: Timestamp, sample: ContactSample) -> ContactEvent {
         ContactEvent(
             kind: kind, slot: Int32(slot), trackingID: mode == .singleTouch ? nil : contact.trackingID, time: time,

@@ -178,7 +178,7 @@ public struct StrokeTracker: Sendable {
                     assertionFailure("decoder bug: moved for \(key), which is not in progress")
                     continue
                 }
-                if shared.geometry.jumpDetection != nil, isJump(index, to: e, shared) {
+                if shared.geometry.jumpDetection != nil, !e.pointee.flags.contains(.unsettled), isJump(index, to: e, shared) {
                     splitAtJump(index, e.pointee, point: derive(), frame: frame, packing: packing, into: &out)
                     continue
                 }
@@ -197,7 +197,9 @@ public struct StrokeTracker: Sendable {
                     continue
                 }
                 let point = derive()
-                if e.pointee.kind == .ended, shared.geometry.jumpDetection != nil, isJump(index, to: e, shared) {
+                if e.pointee.kind == .ended, shared.geometry.jumpDetection != nil, !e.pointee.flags.contains(.unsettled),
+                    isJump(index, to: e, shared)
+                {
                     // The lift sample is somewhere else: the finger that lifted there is a stroke
                     // of its own, begun and ended in this frame.
                     splitAtJump(index, e.pointee, point: point, frame: frame, packing: packing, into: &out)

@@ -41,6 +41,16 @@ enum TestDevices {
         )
     }
 
+    /// A single-touch touchpad (touch jumps judged: 10 units/mm over 0-4000).
+    static func singleTouchpad() -> DeviceDescription {
+        DeviceDescription(
+            name: "test single-touch pad", id: InputID(bustype: 0x11, vendor: 2, product: 7, version: 1),
+            properties: [InputProperty.pointer, InputProperty.buttonpad],
+            codes: [.key: [KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnLeft]],
+            absInfo: [AbsCode.x: AbsInfo(minimum: 0, maximum: 4000, resolution: 10), AbsCode.y: AbsInfo(minimum: 0, maximum: 4000, resolution: 10)]
+        )
+    }
+
     /// Protocol A: MT positions without slots.
     static func protocolA(withSingleTouch: Bool) -> DeviceDescription {
         var abs: [UInt16: AbsInfo] = [

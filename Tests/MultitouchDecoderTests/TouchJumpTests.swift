@@ -33,6 +33,26 @@ import Testing
         #expect(!under.contains { $0.contains("[jump]") })
     }
 
+    /// Motion before a single-touch pad's first `BTN_TOUCH` is not split at a jump while it may
+    /// be hover: the press voids it whole. Split, its first part was a completed stroke (in
+    /// history) and only the second was cancelled (an adversary's finding). After the press,
+    /// jumps are judged as ever; a dump that starts mid-touch (a release first) keeps its stroke.
+    @Test func motionThatMayBeHoverIsNotSplitAtAJump() throws {
+        var hover = try Script(TestDevices.singleTouchpad())
+        hover.frameInterval = 12_000
+        #expect(hover.feed([E.px(100), E.py(100), E.syn]) == ["began 1 s0 #? (100,100) [adopted]"])
+        #expect(hover.feed([E.px(105), E.syn]) == ["moved 1 s0 #? (105,100)"])
+        #expect(hover.feed([E.px(600), E.syn]) == ["moved 1 s0 #? (600,100)"])
+        #expect(hover.feed([E.px(610), E.touch(1), E.syn]) == ["cancelled(notTouching) 1 s0 #? (610,100)", "began 2 s0 #? (610,100)"])
+        #expect(hover.feed([E.px(1200), E.syn]) == ["ended 2 s0 #? (610,100)", "began 3 s0 #? (1200,100) [jump]"])
+        #expect(hover.tracker.completed.map(\.stroke.id.rawValue) == [2])
+        var touching = try Script(TestDevices.singleTouchpad())
+        touching.frameInterval = 12_000
+        touching.feed([E.px(100), E.py(100), E.syn])
+        #expect(touching.feed([E.px(600), E.syn]) == ["moved 1 s0 #? (600,100)"])
+        #expect(touching.feed([E.touch(0), E.syn]) == ["ended 1 s0 #? (600,100)"])
+    }
+
     @Test func distanceGrowingByMoreThanSevenMillimetresInOneFrameIsAJump() throws {
         let (_, seven) = try touchpadScript(steps: [60, 70])
         #expect(!seven.contains { $0.contains("[jump]") })
