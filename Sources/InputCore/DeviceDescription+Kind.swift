@@ -34,8 +34,11 @@ public enum TouchProtocol: String, Hashable, Sendable {
 
 extension DeviceDescription {
     public var touchProtocol: TouchProtocol {
-        if slotCount != nil { return .slots }
         let hasMTPosition = has(.abs, AbsCode.mtPositionX) && has(.abs, AbsCode.mtPositionY)
+        // Slots without positions could never place a contact: such a device is what its other
+        // axes make it (libinput's fallback: ABS_X / ABS_Y and BTN_TOUCH), not a multitouch
+        // device whose every touch is lost, silently (an adversary's finding).
+        if slotCount != nil && hasMTPosition { return .slots }
         let hasSTPosition = has(.abs, AbsCode.x) && has(.abs, AbsCode.y)
         if hasMTPosition && !has(.abs, AbsCode.mtSlot) && !has(.abs, AbsCode.reserved) { return .anonymous }
         if hasSTPosition && (KeyCode.btnToolPen...KeyCode.btnToolAirbrush).contains(where: { has(.key, $0) }) { return .tool }

@@ -63,6 +63,12 @@ import Testing
         let fake = device(props: [], keys: [KeyCode.btnTouch], abs: mt + [AbsCode.reserved])
         #expect(fake.slotCount == nil)
         #expect(fake.touchProtocol == .singleTouch)
+        // Slots without MT positions could place no contact: the single-touch axes decide (an
+        // adversary's finding: every touch was lost, silently); without them, no touch device.
+        let positionless = device(props: [], keys: [KeyCode.btnTouch], abs: [AbsCode.x, AbsCode.y, AbsCode.mtSlot, AbsCode.mtTrackingID])
+        #expect(positionless.slotCount != nil)
+        #expect(positionless.touchProtocol == .singleTouch)
+        #expect(device(props: [], keys: [], abs: [AbsCode.mtSlot, AbsCode.mtTrackingID]).touchProtocol == .none)
     }
 }
 
