@@ -587,3 +587,57 @@ def unit(name):
         k, _, v = line.partition('=')
         kv.setdefault(k.strip(), []).append(v.strip())
     return kv
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    s = socket.socket(); s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]; s.close()
+    return port
+
+def flood(socks, chunk, seconds, limit=None, tick=None):
+    """Writes `chunk` to each of `socks` (made non-blocking) whenever it takes more, for `seconds`
+    or until each has taken `limit` bytes, reading nothing; `tick()` runs once per round. The
+    bytes each took."""
+    taken = [0] * len(socks)
+    for s in socks: s.setblocking(False)
+    t0 = time.time()
+    while time.time() - t0 < seconds:
+        want = [s for i, s in enumerate(socks) if limit is None or taken[i] < limit]
+        if not want: break
+        _, w, _ = select.select([], want, [], 0.05)
+        for i, s in enumerate(socks):
+            if s in w:
+                try: taken[i] += s.send(chunk if limit is None else chunk[:limit - taken[i]])
+                except (BlockingIOError, BrokenPipeError, ConnectionResetError): pass
+        if tick: tick()
+    return taken
+
+def reload_storm(d, configs, every=0.01):
+    """Rewrites `d`'s configuration with each of `configs` in turn and sends it SIGHUP, every
+    `every` s, in a thread, until the returned function is called."""
+    import threading
+    done = threading.Event()
+    def run():
+        i = 0
+        while not done.is_set():
+            i += 1
+            tmp = d.cfg + '.tmp'; open(tmp, 'w').write(configs[i % len(configs)]); os.rename(tmp, d.cfg)
+            try: d.p.send_signal(signal.SIGHUP)
+            except Exception: return
+            time.sleep(every)
+    threading.Thread(target=run, daemon=True).start()
+    return done.set
+
+def ping_of_length(n, id=1):
+    """A `ping` request of exactly `n` bytes (its newline not counted)."""
+    head = '{"id":%d,"request":"ping","p":"' % id; tail = '"}'
+    return (head + 'x' * (n - len(head) - len(tail)) + tail).encode()
+
+def frame_events(frames, interval=10000):
+    """Evemu event lines for `frames`, each a list of (type, code, value) closed by its
+    SYN_REPORT, `interval` microseconds apart from the first at `interval`."""
+    lines = []
+    for i, frame in enumerate(frames):
+        t = (i + 1) * interval
+        lines += [evemu_event(t, ty, code, v) for ty, code, v in frame] + [evemu_event(t, 0, 0, 0)]
+    return lines
