@@ -18,6 +18,9 @@ public enum DecoderDiagnostic: Hashable, Sendable {
     case repeatedTrackingID(slot: Int, trackingID: Int32)
     /// `ABS_MT_TRACKING_ID -1` for a slot already empty; ignored.
     case repeatedContactEnd(slot: Int)
+    /// A single-touch device's `BTN_TOUCH` repeating the value it has (1 while down, 0 while up);
+    /// ignored. Counted with the slots' repeats (`repeatedTrackingIDs`, `repeatedContactEnds`).
+    case repeatedTouchKey(value: Int32)
     /// `SYN_MT_REPORT` (protocol A) from a device that is not protocol A (slots, single touch); ignored.
     case protocolAReport
     /// `SYN_DROPPED`: the kernel's buffer overflowed and events were lost; live strokes are cancelled.
@@ -58,6 +61,7 @@ public enum DecoderDiagnostic: Hashable, Sendable {
         case .valueOutOfRange: return .valuesOutOfRange
         case .repeatedTrackingID: return .repeatedTrackingIDs
         case .repeatedContactEnd: return .repeatedContactEnds
+        case .repeatedTouchKey(let value): return value == 0 ? .repeatedContactEnds : .repeatedTrackingIDs
         case .protocolAReport: return .protocolAReports
         case .dropped: return .drops
         case .resynced: return .resyncs
@@ -69,7 +73,7 @@ public enum DecoderDiagnostic: Hashable, Sendable {
     public var origin: Origin {
         switch self {
         case .slotOutOfRange, .eventForInvalidSlot, .undeclaredCode, .valueOutOfRange, .repeatedTrackingID,
-            .repeatedContactEnd, .protocolAReport:
+            .repeatedContactEnd, .repeatedTouchKey, .protocolAReport:
             return .kernel
         case .dropped, .resynced, .unseenContactEnded, .palmSuppressed:
             return .notice
@@ -92,6 +96,8 @@ public enum DecoderDiagnostic: Hashable, Sendable {
             return "slot \(slot): ABS_MT_TRACKING_ID \(id) repeated for the contact that has it; ignored"
         case .repeatedContactEnd(let slot):
             return "slot \(slot): ABS_MT_TRACKING_ID -1 for an empty slot; ignored"
+        case .repeatedTouchKey(let value):
+            return "BTN_TOUCH \(value) while the key is already \(value == 0 ? "up" : "down"); ignored"
         case .protocolAReport:
             return "SYN_MT_REPORT (protocol A) on a protocol B or single-touch device; ignored"
         case .dropped:

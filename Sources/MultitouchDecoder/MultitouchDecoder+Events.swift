@@ -25,7 +25,16 @@ extension MultitouchDecoder {
                         note(.undeclaredCode(type: .key, code: event.code))
                         return
                     }
-                    // A single-touch contact is BTN_TOUCH; 0 stands in for its tracking ID.
+                    // A single-touch contact is BTN_TOUCH; 0 stands in for its tracking ID. A key
+                    // repeating its value is counted as a slot's repeat would be, in its own words.
+                    switch (event.value != 0, slots[0].current) {
+                    case (true, .contact(let c)) where c.trackingID == 0:
+                        return note(.repeatedTouchKey(value: 1))
+                    case (false, .empty):
+                        return note(.repeatedTouchKey(value: 0))
+                    default:
+                        break
+                    }
                     if event.value != 0, case .contact(let c) = slots[0].current, c.trackingID == nil {
                         // A press while a contact adopted from motion is down: the kernel sends a
                         // key only when it changes, so the key was up and that contact never

@@ -154,6 +154,21 @@ import Testing
         #expect(s.feed([E.key(KeyCode.btnTouch, 1), E.syn]) == ["began 2 s0 #? (16,20)"])
     }
 
+    /// A `BTN_TOUCH` repeating its value is ignored and counted as a slot's repeat is, in its own
+    /// words (it was logged as an `ABS_MT_TRACKING_ID` repeat: an adversary's observation).
+    @Test func aRepeatedTouchKeyIsReportedAsTheKey() throws {
+        var s = try Script(TestDevices.singleTouch())
+        s.feed([E.px(10), E.py(20), E.touch(1), E.syn])
+        #expect(s.feed([E.touch(1), E.px(11), E.syn]) == ["moved 1 s0 #? (11,20)"])
+        #expect(s.decoder.diagnostics.repeatedTrackingIDs == 1)
+        #expect(s.decoder.reports == [.repeatedTouchKey(value: 1)])
+        #expect(s.decoder.reports.first?.message() == "BTN_TOUCH 1 while the key is already down; ignored")
+        #expect(s.feed([E.touch(0), E.syn]) == ["ended 1 s0 #? (11,20)"])
+        #expect(s.feed([E.touch(0), E.syn]) == [])
+        #expect(s.decoder.diagnostics.repeatedContactEnds == 1)
+        #expect(s.decoder.reports == [.repeatedTouchKey(value: 0)])
+    }
+
     /// A recording has no key state: motion before the stream's first `BTN_TOUCH` is adopted (a
     /// dump that starts mid-touch), and that first `BTN_TOUCH` settles it. A release says the key
     /// was down: the adopted stroke ends. A press says it was up (the kernel sends a key only when
