@@ -15,7 +15,7 @@ import os, sys, time, socket, select, json, struct, signal, threading
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import *  # noqa: F401,F403 (the helpers every script here shares)
 
-NCLI = 256; PER_CLIENT = 200000; DUR = 6.0
+NCLI = 128; PER_CLIENT = 150000; DUR = 6.0  # sized for the debug build under load
 d = Daemon(config='maxClients: 2000\nmaxClientsPerUid: 2000\n', replay=REC03, loop=False)
 time.sleep(0.5); base = d.rss_kb(); peak = [base]
 clients = []

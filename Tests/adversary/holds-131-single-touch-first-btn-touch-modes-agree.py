@@ -14,7 +14,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from common import *  # noqa: F401,F403 (the helpers every script here shares)
 d = tempfile.mkdtemp(dir='/tmp')
-procs = []
 
 # A single-touch screen: BTN_TOUCH, ABS_X / ABS_Y and ABS_PRESSURE, 10 units/mm.
 ST_HEADER = crafted_header('ST Test', {0x00: (0, 1000, 10), 0x01: (0, 1000, 10), 0x18: (0, 255, 10)}, bus=3)
@@ -59,29 +58,19 @@ cases = {
                       ("ST B", [(15000, [X(500), Y(500)]), (25000, [T(0)]), (35000, [X(510)]), (45000, [D]), (55000, [X(520), Y(520)]), (65000, [T(1)]), (75000, [T(0)])])]),
 }
 problems = []
-def daemon_events(f, extra, dur, want=None):
-    sock = d + '/s%d.sock' % len(procs)
-    p = subprocess.Popen([BIN, 'daemon', '--socket', sock, '--replay', f] + extra, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    procs.append(p); msgs = []
-    try:
-        for _ in range(200):
-            if os.path.exists(sock): break
-            time.sleep(0.02)
-        c = socket.socket(socket.AF_UNIX); c.connect(sock); fh = c.makefile('rb'); fh.readline()
-        c.sendall(b'{"id":1,"request":"subscribe","resumeAfter":0}\n'); c.settimeout(0.3)
-        end = time.time() + dur
-        while time.time() < end:
-            try: l = fh.readline()
-            except (socket.timeout, OSError): 
-                if want is None or len([m for m in msgs if m.get('type') in ('began', 'moved', 'ended', 'cancelled')]) >= want: break
-                continue
-            if not l: break
-            msgs.append(json.loads(l))
-        c.close()
-    finally:
-        p.send_signal(signal.SIGTERM)
-        try: p.wait(5)
-        except subprocess.TimeoutExpired: p.kill(); p.wait()
+def daemon_events(f, loop, speed, dur, want=None):
+    """A subscriber's stroke events from `daemon --replay f` (resumeAfter 0: from the start)."""
+    dm = Daemon(replay=f, loop=loop, speed=speed)
+    c = Client(dm.sock); c.send({'id': 1, 'request': 'subscribe', 'resumeAfter': 0})
+    msgs = []; end = time.time() + dur
+    while time.time() < end:
+        m = c.recv(0.3)
+        if m is None:
+            if c.eof: break
+            if want is not None and len([x for x in msgs if x.get('type') in ('began', 'moved', 'ended', 'cancelled')]) >= want: break
+            continue
+        msgs.append(m)
+    c.close(); dm.stop()
     return [m for m in msgs if m.get('type') in ('began', 'moved', 'ended', 'cancelled')]
 def strip(e):
     e = dict(e); e.pop('seq', None); return e
@@ -109,7 +98,7 @@ try:
         rs = {int(m.group(2)): m.group(1) for m in re.finditer(r'class="stroke (\w+)" data-stroke="(\d+)"', svg)}
         want = {s: ends.get(s, 'inProgress') for s in began}
         if rs != want: problems.append('%s: render %s vs replay %s' % (name, rs, want))
-        dev = [strip(e) for e in daemon_events(f, ['--no-loop', '--speed', '0'], 2.0, len(st)) if e.get('reason') != 'shutdown']
+        dev = [strip(e) for e in daemon_events(f, False, 0, 2.0, len(st)) if e.get('reason') != 'shutdown']
         if dev != st: problems.append('%s: daemon differs from replay (%d vs %d events)' % (name, len(dev), len(st)))
     # specific rules
     def kinds(name):
@@ -120,7 +109,7 @@ try:
     if kinds('release.evemu')[:2] != [('began', None, ('adopted',)), ('ended', None, ())]:
         problems.append('release: %s' % kinds('release.evemu'))
     # loop: every round starts over with the first-BTN_TOUCH rule
-    loop = daemon_events(os.path.join(d, 'press.evemu'), ['--speed', '4'], 1.2)
+    loop = daemon_events(os.path.join(d, 'press.evemu'), True, 4, 1.2)
     reasons = [e.get('reason') for e in loop if e['type'] == 'cancelled']
     adopted = [e for e in loop if e['type'] == 'began' and 'adopted' in e.get('flags', [])]
     if len(adopted) < 3 or reasons.count('notTouching') < 3:
@@ -131,6 +120,4 @@ try:
     print('HELD: %d single-touch recordings agree across replay, --summary, render and daemon --replay; loop re-adopts each round' % len(cases))
     sys.exit(0)
 finally:
-    for p in procs:
-        if p.poll() is None: p.kill(); p.wait()
     shutil.rmtree(d, ignore_errors=True)
