@@ -130,6 +130,16 @@ final class ClientConnection {
     /// The kernel's count of bytes written to the socket and not yet read by the client, when
     /// last looked at (`unreadBytes`).
     private var lastUnread: UInt32?
+    /// What the socket has taken so far: the bytes of the daemon's direct sends and of NIO's
+    /// completed writes (for a client NIO writes for, what it was handed less what it still
+    /// holds), and its value at the last look. It growing is progress too: a client that drains
+    /// its socket, which the daemon fills up again to the same level between two looks, shows the
+    /// same unread count (a reader draining every 1.4 s was cut by a 2 s stall time: an
+    /// adversary's finding).
+    private var socketTook: UInt64 = 0
+    private var lastSocketTook: UInt64 = 0
+    /// For a client NIO writes for: the bytes handed to NIO so far.
+    private var handedTotal: UInt64 = 0
     var closing = false
     let logger: Logger
     /// Where a pump gathers its messages to hand them to the channel as one buffer; reused from
@@ -363,6 +373,7 @@ final class ClientConnection {
     @discardableResult
     private func send(_ bytes: ByteBuffer, to descriptor: Int32) -> Bool {
         let taken = DirectSocket.send(descriptor, bytes) ?? 0
+        socketTook &+= UInt64(taken)
         if taken == bytes.readableBytes {
             sentDirectly += 1
             return true
@@ -406,6 +417,7 @@ final class ClientConnection {
             bytes = copy
         }
         guard descriptor != nil else {
+            handedTotal &+= UInt64(bytes.readableBytes)
             channel.write(bytes, promise: nil)
             return
         }
@@ -418,6 +430,7 @@ final class ClientConnection {
         promise.futureResult.assumeIsolated().whenComplete { _ in
             self.handedToNIO -= 1
             self.handedBytes -= size
+            self.socketTook &+= UInt64(size)
             if self.handedToNIO == 0 { self.pump() }
         }
         channel.write(bytes, promise: promise)
@@ -459,8 +472,13 @@ final class ClientConnection {
         let unread = descriptor.flatMap(DirectSocket.unreadBytes) ?? ClientConnection.unreadBytes(channel)
         // Without the count (a kernel before 4.12), handing bytes to NIO counts, as it did.
         let started = stalledSince == nil
-        if started || (unread == nil && wrote) || unread != lastUnread { stalledSince = .now() }
+        if descriptor == nil { socketTook = handedTotal &- UInt64(max(0, handedBytes)) }
+        // Up, not changed: NIO's framing (a WebSocket frame's head, an SSE event's lines) makes
+        // what it holds grow by more than it was handed.
+        let took = socketTook > lastSocketTook
+        if started || (unread == nil && wrote) || unread != lastUnread || took { stalledSince = .now() }
         lastUnread = unread
+        lastSocketTook = socketTook
         if started { stallStarted?() }
     }
 
