@@ -154,6 +154,28 @@ public final class HTTPServer: Sendable {
         try channel.pipeline.syncOperations.addHandler(router, name: routerName)
     }
 
+    /// How long a stream's last part (an SSE response's end, a WebSocket close frame) may wait
+    /// for a client that does not read it before its connection closes anyway.
+    static let closeWait = TimeAmount.seconds(1)
+
+    /// Writes `last` and closes the connection once it is written, or after `closeWait`.
+    static func closeAfter(
+        _ context: ChannelHandlerContext, writing last: NIOAny, mode: CloseMode, promise: EventLoopPromise<Void>?
+    ) {
+        let bound = context.loopBound
+        let closed = NIOLoopBoundBox(false, eventLoop: context.eventLoop)
+        func close() {
+            guard !closed.value else { return }
+            closed.value = true
+            bound.value.close(mode: mode, promise: promise)
+        }
+        let wait = context.eventLoop.assumeIsolated().scheduleTask(in: closeWait) { close() }
+        context.writeAndFlush(last).assumeIsolated().whenComplete { _ in
+            wait.cancel()
+            close()
+        }
+    }
+
     /// What NIO's upgrader leaves unchecked of a WebSocket opening handshake (RFC 6455 §4.2.1):
     /// HTTP/1.1 or later, `Connection` with the `upgrade` token, and a `Sec-WebSocket-Key` that is
     /// 16 bytes in base64. Anything else is not an upgrade: the router answers it (426).

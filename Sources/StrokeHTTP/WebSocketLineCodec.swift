@@ -105,10 +105,17 @@ final class WebSocketLineCodec: ChannelDuplexHandler, RemovableChannelHandler {
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
         if mode == .all, !closeSent, context.channel.isActive {
+            // The connection closes once the close frame is written, or after
+            // `HTTPServer.closeWait` for a client that does not read it: closed at once, the frame
+            // went behind what a slow client had not read yet and was dropped, so a client cut
+            // for `slowClient` saw its `goodbye` and no close frame (an adversary's finding).
             var code = context.channel.allocator.buffer(capacity: 2)
             code.write(webSocketErrorCode: .normalClosure)
             closeSent = true
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: code)), promise: nil)
+            HTTPServer.closeAfter(
+                context, writing: wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: code)), mode: mode,
+                promise: promise)
+            return
         }
         context.close(mode: mode, promise: promise)
     }

@@ -12,6 +12,8 @@ final class SSEReader {
     let client: TCPClient
     private var body: [UInt8] = []
     private(set) var ended = false
+    /// The response ended with its last chunk (not a connection that just closed).
+    private(set) var terminated = false
 
     init(client: TCPClient) { self.client = client }
 
@@ -49,6 +51,7 @@ final class SSEReader {
         if size == 0 {
             _ = try client.take(2, timeout: timeout)
             ended = true
+            terminated = true
             return
         }
         body += try client.take(size, timeout: timeout)

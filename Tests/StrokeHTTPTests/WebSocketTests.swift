@@ -267,6 +267,37 @@ import Testing
         try await d.stop()
     }
 
+    /// A client cut for falling behind reads, once it reads again, its `goodbye`, then the close
+    /// frame (1000) and the end of the connection; an SSE stream ends with the response's last
+    /// chunk. Closed at once after the goodbye, the close frame and the last chunk went behind
+    /// what the slow client had not read, and were dropped (an adversary's finding).
+    @Test func aClientCutForFallingBehindGetsItsGoodbyeThenTheEnd() async throws {
+        var settings = Daemon.Settings()
+        settings.queue = QueueLimits(mergeAfter: 16, disconnectAfter: 64, disconnectAfterBytes: 1 << 30, totalBytes: 1 << 30)
+        let d = try await HTTPTestDaemon(recording: "01-wacom-dth2242-touchscreen-10finger.evemu", settings: settings, looping: true)
+        let ws = try WSClient(port: d.port, receiveBuffer: 4096)
+        _ = try ws.message()
+        try ws.send(#"{"id":1,"request":"subscribe"}"#)
+        let sseConnection = try TCPClient(port: d.port, receiveBuffer: 4096)
+        _ = try sseConnection.request("GET", "/events", port: d.port)
+        let sse = SSEReader(client: sseConnection)
+        for _ in 0..<20 where try await d.onLoop({ $0.stats.slowClientsDisconnected }) < 2 {
+            try await d.advance(300)
+        }
+        #expect(try await d.onLoop { $0.stats.slowClientsDisconnected } == 2)
+        var frames: [WSClient.Frame] = []
+        while frames.last?.opcode != 8 { frames.append(try ws.frame()) }
+        let texts = frames.filter { $0.opcode == 1 }.map(\.text)
+        #expect(texts.last == #"{"type":"goodbye","reason":"slowClient"}"#)
+        #expect(frames.last?.payload.prefix(2) == [0x03, 0xE8])  // 1000: normal closure
+        #expect(ws.client.waitForClose(timeout: 5))
+        var events: [SSEEvent] = []
+        while let e = try sse.next() { events.append(e) }
+        #expect(events.last?.data == #"{"type":"goodbye","reason":"slowClient"}"#)
+        #expect(sse.terminated)
+        try await d.stop()
+    }
+
     @Test func shutdownSaysGoodbyeOverWebSocketAndClosesIt() async throws {
         let d = try await HTTPTestDaemon()
         let ws = try WSClient(port: d.port)
