@@ -16,7 +16,7 @@ extension Daemon {
     /// Without it a daemon that served a flood of clients that never read kept the flood's
     /// resident size (250 MB) after every one of them had gone. Nothing at shutdown (every
     /// client's queue goes then, and so does the process).
-    func clientReleased(_ bytes: Int) {
+    public func clientReleased(_ bytes: Int) {
         guard bytes > 0, !stopping else { return }
         _memory.value.released += bytes
         _memory.value.lastRelease = .now()
