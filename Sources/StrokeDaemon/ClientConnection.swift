@@ -127,6 +127,12 @@ final class ClientConnection {
     var stallStarted: (() -> Void)?
     /// That check, while armed.
     var stallCheck: Scheduled<Void>?
+
+    /// Cancels the stall check (the client is going).
+    func cancelStallCheck() {
+        stallCheck?.cancel()
+        stallCheck = nil
+    }
     /// The kernel's count of bytes written to the socket and not yet read by the client, when
     /// last looked at (`unreadBytes`).
     private var lastUnread: UInt32?

@@ -215,8 +215,7 @@ public final class Daemon: Sendable {
         // The hot path, once per frame: the settings read once, each line's bytes the ones `Hub`
         // made for every client (`Outgoing.shared`), and the bytes every client holds summed in
         // the same pass that feeds them (not in a second pass over all clients).
-        let limits = settings.queue
-        var now: NIODeadline?  // read once, and only when a client is stalled
+        // A stalled client is judged by its stall check (`armStallCheck`), not here.
         var total = 0
         for client in clients.values {
             guard client.subscription != nil else {
@@ -224,20 +223,12 @@ public final class Daemon: Sendable {
                 continue
             }
             if client.publish(messages) {
-                if let since = client.stalledSince {
-                    let t = now ?? .now()
-                    now = t
-                    if t - since > limits.disconnectAfterStall {
-                        disconnectSlow(client, why: "its socket took nothing for \((t - since).nanoseconds / 1_000_000) ms")
-                        continue
-                    }
-                }
                 total += client.currentHeldBytes()
             } else {
                 disconnectSlow(client, why: "its queue is full")
             }
         }
-        if total > limits.totalBytes { enforceTotalQueuedBytes() }
+        if total > settings.queue.totalBytes { enforceTotalQueuedBytes() }
     }
 
     /// Checks `client` when its stall would pass `queue.disconnectAfterStall`, unless a check is
@@ -360,8 +351,7 @@ public final class Daemon: Sendable {
     }
 
     func clientGone(_ client: ClientConnection) {
-        client.stallCheck?.cancel()
-        client.stallCheck = nil
+        client.cancelStallCheck()
         if clients.removeValue(forKey: client.id) != nil {
             clientReleased(client.takeHeldPeak())
             updateGestureSubscribers()
@@ -385,8 +375,7 @@ public final class Daemon: Sendable {
     func disconnect(_ client: ClientConnection, reason: String, drain: Bool = false) {
         guard !client.closing else { return }
         client.closing = true
-        client.stallCheck?.cancel()
-        client.stallCheck = nil
+        client.cancelStallCheck()
         clients.removeValue(forKey: client.id)
         updateGestureSubscribers()
         clientReleased(client.takeHeldPeak())
