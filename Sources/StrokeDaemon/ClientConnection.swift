@@ -478,7 +478,12 @@ final class ClientConnection {
         let unread = descriptor.flatMap(DirectSocket.unreadBytes) ?? ClientConnection.unreadBytes(channel)
         // Without the count (a kernel before 4.12), handing bytes to NIO counts, as it did.
         let started = stalledSince == nil
-        if descriptor == nil { socketTook = handedTotal &- UInt64(max(0, handedBytes)) }
+        if descriptor == nil {
+            // NIO's framing can make what it holds exceed what it was handed: never below zero,
+            // never backwards.
+            let held = min(UInt64(max(0, handedBytes)), handedTotal)
+            socketTook = max(socketTook, handedTotal - held)
+        }
         // Up, not changed: NIO's framing (a WebSocket frame's head, an SSE event's lines) makes
         // what it holds grow by more than it was handed.
         let took = socketTook > lastSocketTook
