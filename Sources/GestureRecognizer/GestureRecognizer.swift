@@ -123,7 +123,7 @@ public struct GestureRecognizer: Sendable {
         var downs = false
         for e in events where e.device == device {
             if case .began = e.kind {
-                downs = true
+                if !GestureRecognizer.isPen(e) { downs = true }
             } else if index(of: e.stroke) != nil {
                 apply(e, to: &change)
             }
@@ -136,7 +136,7 @@ public struct GestureRecognizer: Sendable {
             // The new strokes' events only: a stroke may begin and end in one frame (a tap
             // shorter than a frame).
             if case .began = e.kind {
-                apply(e, to: &change)
+                if !GestureRecognizer.isPen(e) { apply(e, to: &change) }
             } else if let i = index(of: e.stroke), i >= known {
                 apply(e, to: &change)
             }
@@ -190,6 +190,12 @@ public struct GestureRecognizer: Sendable {
         case .hover:
             return
         }
+    }
+
+    /// A multitouch pen's stroke (`MT_TOOL_PEN` in its slot) is drawing: it never joins a gesture
+    /// (docs/gestures.md, "Pens get no gestures"), so none of its events reach the recogniser.
+    private static func isPen(_ e: StrokeEvent) -> Bool {
+        e.point.sample.known.contains(.toolType) && ToolType.isPen(e.point.toolType)
     }
 
     private func index(of stroke: StrokeID) -> Int? {

@@ -141,6 +141,11 @@ public enum ToolType {
     public static let pencil: Int32 = 0x143
     public static let airbrush: Int32 = 0x144
 
+    /// Whether `tool` is a pen's: `MT_TOOL_PEN` (a multitouch pen, or a pen device's pen) or
+    /// one of the other pen devices' tools.
+    @inlinable
+    public static func isPen(_ tool: Int32) -> Bool { tool == pen || (eraser...airbrush).contains(tool) }
+
     /// The tool a `BTN_TOOL_*` key code of a pen device stands for; nil for other keys.
     @inlinable
     public static func penTool(key: UInt16) -> Int32? {

@@ -22,6 +22,8 @@ struct Script {
     var frame: UInt64 = 0
     /// The last position of each stroke (for `cancel`).
     var last: [UInt64: (Double, Double)] = [:]
+    /// Strokes of a multitouch pen (`toolType` `MT_TOOL_PEN`); the others are fingers.
+    var pens: Set<UInt64> = []
 
     init(kind: DeviceKind = .touchscreen, resolution: Bool = true, configuration: GestureConfiguration = .init()) {
         let r: Int32 = resolution ? 10 : 0
@@ -76,7 +78,11 @@ struct Script {
         _ kind: StrokeEvent.Kind, _ s: UInt64, _ x: Double, _ y: Double, _ time: Timestamp, flags: ContactFlags = []
     ) -> StrokeEvent {
         last[s] = (x, y)
-        let sample = ContactSample(x: Int32((x * 10).rounded()), y: Int32((y * 10).rounded()))
+        var sample = ContactSample(x: Int32((x * 10).rounded()), y: Int32((y * 10).rounded()))
+        if pens.contains(s) {
+            sample.toolType = ToolType.pen
+            sample.known.insert(.toolType)
+        }
         return StrokeEvent(
             kind: kind, stroke: StrokeID(rawValue: s), device: Script.device, frame: frame, slot: Int32(s % 10),
             trackingID: Int32(s), point: StrokePoint(time: time, sample: sample, geometry: geometry), flags: flags)

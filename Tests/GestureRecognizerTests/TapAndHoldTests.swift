@@ -15,6 +15,34 @@ import Testing
         #expect(out[0].centroid.mmX == 50 && out[0].centroid.nx == 0.25)
     }
 
+    /// A multitouch pen's stroke is drawing (docs/gestures.md, "Pens get no gestures"): a pen dot
+    /// is no tap, a pen beside a finger is no pinch, and a finger tapping while the pen rests is
+    /// a one-finger tap (an adversary's finding: the pen counted as a finger).
+    @Test func multitouchPenStrokesNeverJoinAGesture() {
+        var s = Script()
+        s.pens = [1]
+        s.at(0, .down(1, 50, 50))
+        #expect(s.at(20, .up(1, 50.1, 50)).isEmpty, "a pen dot is no tap")
+        #expect(s.advance(2000).isEmpty)
+
+        var p = Script()
+        p.pens = [2]
+        p.at(0, .down(1, 60, 50), .down(2, 140, 50))
+        p.at(120, .move(1, 55, 50), .move(2, 145, 50))
+        p.at(140, .move(1, 40, 50), .move(2, 160, 50))
+        p.at(160, .up(1, 40, 50), .up(2, 160, 50))
+        #expect(!p.summary.contains { $0.hasPrefix("pinch") }, "a finger and a pen spreading are no pinch: \(p.summary)")
+        #expect(p.out.allSatisfy { $0.fingers == 1 && !$0.strokes.contains(StrokeID(rawValue: 2)) })
+
+        var t = Script()
+        t.pens = [1]
+        t.at(0, .down(1, 100, 50))
+        t.at(500, .move(1, 101, 50), .down(2, 50, 50))
+        let tap = t.at(580, .up(2, 50, 50))
+        #expect(tap.summary == ["tap end"])
+        #expect(tap.first?.fingers == 1 && tap.first?.strokes == [StrokeID(rawValue: 2)])
+    }
+
     /// A device's times can step back (a wall-clock recording across a clock change): time stands
     /// still across the step and runs on from there, so no duration is negative and a finger
     /// resting 300 ms, then 200 ms more after a 5 s step back, is held at 400 ms of its own time,
