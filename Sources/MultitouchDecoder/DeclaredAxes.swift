@@ -53,7 +53,11 @@ struct DeclaredAxes: Hashable, Sendable {
 
     /// Indexed by code, `AbsCode.max` + 1 of them.
     var abs: [Axis] = Array(repeating: Axis(), count: Int(AbsCode.max) + 1)
-    var hasBtnTouch = false
+    /// The key and `EV_MSC` codes the device declares: an event of any other is counted
+    /// (`undeclaredCode`) and ignored, a tool bit included (the kernel never sends one; an edited
+    /// or mismatched recording does).
+    var keys: Set<UInt16> = []
+    var msc: Set<UInt16> = []
     /// `ABS_MT_DISTANCE`: contacts may hover (docs/decoder.md, "Hovering contacts").
     var hasMTDistance = false
     /// A protocol A device (decoded through its single-touch axes): `SYN_MT_REPORT` is its
@@ -79,7 +83,8 @@ struct DeclaredAxes: Hashable, Sendable {
             }
             abs[Int(code)] = axis
         }
-        hasBtnTouch = description.has(.key, KeyCode.btnTouch)
+        keys = description.codes[.key] ?? []
+        msc = description.codes[.msc] ?? []
         hasMTDistance = description.touchProtocol == .slots && description.has(.abs, AbsCode.mtDistance)
         isProtocolA = description.touchProtocol == .anonymous
     }

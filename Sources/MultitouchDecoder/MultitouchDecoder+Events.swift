@@ -16,15 +16,12 @@ extension MultitouchDecoder {
     private mutating func applyOther(_ event: InputEvent) {
         switch event.type {
         case .key:
+            guard declared.keys.contains(event.code) else { return note(.undeclaredCode(type: .key, code: event.code)) }
             switch mode {
             case .slots:
                 break
             case .singleTouch:
                 if event.code == KeyCode.btnTouch {
-                    guard declared.hasBtnTouch else {
-                        note(.undeclaredCode(type: .key, code: event.code))
-                        return
-                    }
                     // A single-touch contact is BTN_TOUCH; 0 stands in for its tracking ID. A key
                     // repeating its value is counted as a slot's repeat would be, in its own words.
                     switch (event.value != 0, slots[0].current) {
@@ -47,6 +44,7 @@ extension MultitouchDecoder {
                 applyToolKey(event.code, event.value)
             }
         case .msc:
+            guard declared.msc.contains(event.code) else { return note(.undeclaredCode(type: .msc, code: event.code)) }
             if mode == .tool && event.code == MscCode.serial {
                 setAxis(slot: 0, \.serial, UInt32(bitPattern: event.value), .serial)
             }
