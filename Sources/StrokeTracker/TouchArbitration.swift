@@ -13,6 +13,10 @@ struct TouchArbitration: Sendable {
     var pens: [UInt32: Set<DeviceID>] = [:]
     /// Contacts of touch devices that are not published (cancelled or begun near the pen).
     var suppressed: Set<StrokeKey> = []
+    /// Slots (`StrokeKey` without a tracking ID) whose suppressed contact was cancelled by lost
+    /// events: its fate is unknown, so the contact adopted there next (no new tracking ID seen)
+    /// is taken for it and stays unpublished until it lifts, as a palm sent again does.
+    var suppressedAcrossDrop: Set<StrokeKey> = []
 
     var isActive: Bool { !groups.isEmpty }
 
@@ -40,13 +44,24 @@ struct TouchArbitration: Sendable {
         guard !disabled.contains(key.device) else { return .publish }
         switch e.kind {
         case .began:
+            if !suppressedAcrossDrop.isEmpty,
+                suppressedAcrossDrop.remove(StrokeKey(device: key.device, slot: key.slot, trackingID: nil)) != nil,
+                e.flags.contains(.adopted)
+            {
+                suppressed.insert(key)
+                return .drop
+            }
             guard pens[group]?.isEmpty == false else { return .publish }
             suppressed.insert(key)
             return .drop
         case .moved:
             return suppressed.contains(key) ? .drop : .publish
         case .ended, .cancelled:
-            return suppressed.remove(key) != nil ? .drop : .publish
+            guard suppressed.remove(key) != nil else { return .publish }
+            if case .cancelled(.eventsDropped) = e.kind {
+                suppressedAcrossDrop.insert(StrokeKey(device: key.device, slot: key.slot, trackingID: nil))
+            }
+            return .drop
         case .hover:
             return pens[group]?.isEmpty == false || suppressed.contains(key) ? .drop : .publish
         }

@@ -43,6 +43,25 @@ import Testing
         }
     }
 
+    /// A touch the pen suppressed is not published until it lifts: lost events on the touch
+    /// device do not make it a new adopted stroke (an adversary's finding: the resting hand came
+    /// back), while a new tracking ID in that slot, or a finger in another, is a stroke again.
+    @Test func aSuppressedTouchStaysSuppressedAcrossLostEvents() throws {
+        var p = try Pair()
+        p.feed(2, [E.px(10), E.py(20), E.pen(1), E.syn])
+        #expect(p.feed(1, [E.slot(0), E.id(5), E.x(100), E.y(200), E.syn]) == [])
+        #expect(p.feed(2, [E.pen(0), E.syn]) == ["d2 hover(proximityOut) s0 (10,20) pen"])
+        let drop = InputEvent(time: .zero, type: .syn, code: SynCode.dropped, value: 0)
+        #expect(p.feed(1, [drop, E.x(105), E.syn]) == [])
+        #expect(p.feed(1, [E.x(120), E.y(130), E.syn]) == [], "adopted in the suppressed contact's slot: the same hand")
+        #expect(p.feed(1, [E.x(125), E.syn]) == [])
+        #expect(p.feed(1, [E.id(-1), E.syn]) == [])
+        #expect(p.feed(1, [E.id(8), E.x(50), E.y(60), E.syn]) == ["d1 began 1 s0 #8 (50,60)"])
+        // Across a second drop with the pen away, a published stroke comes back adopted.
+        #expect(p.feed(1, [drop, E.x(55), E.syn]) == ["d1 cancelled(eventsDropped) 1 s0 #8 (50,60)"])
+        #expect(p.feed(1, [E.x(70), E.y(80), E.syn]) == ["d1 began 2 s0 #? (70,80) [adopted]"])
+    }
+
     @Test func penProximityCancelsTheGroupsFingerStrokesAndHoldsNewTouches() throws {
         var p = try Pair()
         #expect(p.feed(1, [E.slot(0), E.id(5), E.x(100), E.y(200), E.syn]) == ["d1 began 1 s0 #5 (100,200)"])
