@@ -34,6 +34,9 @@ public enum DecoderDiagnostic: Hashable, Sendable {
     case unseenContactEnded(slot: Int)
     /// A palm (`MT_TOOL_PALM`) that was never published.
     case palmSuppressed(slot: Int)
+    /// A pen tool's `BTN_TOOL_*` on a touch device (a pen sharing the touch's node, as
+    /// `wacom_w8001` had before Linux 4.7): the pen is not decoded, its events are ignored.
+    case penToolIgnored(code: UInt16)
 
     /// Who is at fault, as libinput tells its log messages apart.
     public enum Origin: String, Hashable, Sendable {
@@ -51,6 +54,7 @@ public enum DecoderDiagnostic: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         case slotOutOfRange, eventsForInvalidSlot, undeclaredCodes, valuesOutOfRange, repeatedTrackingIDs
         case repeatedContactEnds, unseenContactsEnded, drops, resyncs, palmsSuppressed, protocolAReports
+        case penToolsIgnored
     }
 
     public var kind: Kind {
@@ -67,6 +71,7 @@ public enum DecoderDiagnostic: Hashable, Sendable {
         case .resynced: return .resyncs
         case .unseenContactEnded: return .unseenContactsEnded
         case .palmSuppressed: return .palmsSuppressed
+        case .penToolIgnored: return .penToolsIgnored
         }
     }
 
@@ -75,7 +80,7 @@ public enum DecoderDiagnostic: Hashable, Sendable {
         case .slotOutOfRange, .eventForInvalidSlot, .undeclaredCode, .valueOutOfRange, .repeatedTrackingID,
             .repeatedContactEnd, .repeatedTouchKey, .protocolAReport:
             return .kernel
-        case .dropped, .resynced, .unseenContactEnded, .palmSuppressed:
+        case .dropped, .resynced, .unseenContactEnded, .palmSuppressed, .penToolIgnored:
             return .notice
         }
     }
@@ -108,6 +113,8 @@ public enum DecoderDiagnostic: Hashable, Sendable {
             return "slot \(slot): a contact ended before strokes saw its position (down, or positioned, before strokes watched); not published"
         case .palmSuppressed(let slot):
             return "slot \(slot): a palm (MT_TOOL_PALM) was not published"
+        case .penToolIgnored(let code):
+            return "\(name(.key, code)) on a touch device: a pen sharing a touch device's node is not decoded; ignored"
         }
     }
 }

@@ -25,6 +25,9 @@ public struct DecoderDiagnostics: Hashable, Sendable {
     public var palmsSuppressed = 0
     /// `SYN_MT_REPORT` (protocol A) events in a stream decoded as slots or single touch; ignored.
     public var protocolAReports = 0
+    /// Pen tools' `BTN_TOOL_*` events on a touch device (slots, protocol A, single touch): the
+    /// pen of a device that shares one node with the touch is not decoded.
+    public var penToolsIgnored = 0
 
     public init() {}
 
@@ -43,6 +46,7 @@ public struct DecoderDiagnostics: Hashable, Sendable {
             case .resyncs: return resyncs
             case .palmsSuppressed: return palmsSuppressed
             case .protocolAReports: return protocolAReports
+            case .penToolsIgnored: return penToolsIgnored
             }
         }
         set {
@@ -58,6 +62,7 @@ public struct DecoderDiagnostics: Hashable, Sendable {
             case .resyncs: resyncs = newValue
             case .palmsSuppressed: palmsSuppressed = newValue
             case .protocolAReports: protocolAReports = newValue
+            case .penToolsIgnored: penToolsIgnored = newValue
             }
         }
     }
@@ -69,7 +74,7 @@ public struct DecoderDiagnostics: Hashable, Sendable {
             ("undeclaredCodes", undeclaredCodes), ("valuesOutOfRange", valuesOutOfRange),
             ("repeatedTrackingIDs", repeatedTrackingIDs), ("repeatedContactEnds", repeatedContactEnds),
             ("unseenContactsEnded", unseenContactsEnded), ("drops", drops), ("resyncs", resyncs), ("palmsSuppressed", palmsSuppressed),
-            ("protocolAReports", protocolAReports),
+            ("protocolAReports", protocolAReports), ("penToolsIgnored", penToolsIgnored),
         ].filter { $0.1 != 0 }
     }
 }

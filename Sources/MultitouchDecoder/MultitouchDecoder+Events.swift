@@ -19,8 +19,9 @@ extension MultitouchDecoder {
             guard declared.keys.contains(event.code) else { return note(.undeclaredCode(type: .key, code: event.code)) }
             switch mode {
             case .slots:
-                break
+                if ToolType.penTool(key: event.code) != nil { note(.penToolIgnored(code: event.code)) }
             case .singleTouch:
+                if ToolType.penTool(key: event.code) != nil { return note(.penToolIgnored(code: event.code)) }
                 if event.code == KeyCode.btnTouch {
                     // A single-touch contact is BTN_TOUCH; 0 stands in for its tracking ID. A key
                     // repeating its value is counted as a slot's repeat would be, in its own words.

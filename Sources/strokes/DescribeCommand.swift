@@ -57,6 +57,11 @@ enum DeviceReport {
         }
         if d.isSemiMT { proto += ", semi-MT: slots carry a bounding box, not fingers" }
         out.append("  touch: \(proto)")
+        if d.touchProtocol != .tool && d.touchProtocol != .none && !d.penToolKeys.isEmpty {
+            // A pen sharing the touch device's node (wacom_w8001 before Linux 4.7): lost, but not silently.
+            let keys = d.penToolKeys.map { EventNames.describe(.key, $0) }.joined(separator: " ")
+            out.append("  pen: \(keys) beside the touch: this pen is not decoded (its tool events count as penToolsIgnored)")
+        }
         let props = d.properties.sorted().map { EventNames.propertyName($0) ?? "property \($0)" }
         out.append("  properties: \(props.isEmpty ? "none" : props.joined(separator: " "))")
         for type in d.codes.keys.sorted() where type != .abs {

@@ -57,6 +57,28 @@ import Testing
     /// A device name with a double quote and a backslash is printed with them escaped, so the
     /// quoted name ends where it ends (printed raw, where the name ended and what followed it
     /// were the recording's to forge). From the third adversary round's notes.
+    /// A pen sharing a multitouch device's node (wacom_w8001 before Linux 4.7) is not decoded, but
+    /// not lost silently either (an adversary's finding): `describe` names its tools, `--summary`
+    /// counts its tool events, and the fingers' strokes are those of the device without it.
+    @Test func aPenOnAMultitouchDevicesNodeIsNamedAndCounted() throws {
+        let file = CLI.fixture("03-atmel-maxtouch-touchscreen-4finger-drag.evemu")
+        let fixture = try String(contentsOfFile: file, encoding: .utf8)
+        let crafted = fixture
+            .replacingOccurrences(of: "B: 01 00 04 00 00 00 00 00 00", with: "B: 01 01 04 00 00 00 00 00 00")
+            .replacingOccurrences(
+                of: "E: 0.000001 0003 002f 0000", with: "E: 0.000001 0001 0140 0001\nE: 0.000001 0003 002f 0000")
+        #expect(crafted.split(separator: "\n").count == fixture.split(separator: "\n").count + 1)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-mt-pen-\(getpid()).evemu").path
+        try crafted.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let described = try CLI.run(["describe", path]).stdout
+        #expect(described.contains("  pen: BTN_TOOL_PEN beside the touch: this pen is not decoded"), "\(described)")
+        #expect(!(try CLI.run(["describe", file]).stdout.contains("  pen:")))
+        let summary = try CLI.run(["replay", "--summary", path])
+        #expect(summary.status == 0 && summary.stdout.contains("device 1 penToolsIgnored: 1"), "\(summary.stdout)")
+        #expect(try CLI.run(["replay", path]).stdout == CLI.run(["replay", file]).stdout)
+    }
+
     @Test func aDeviceNameWithAQuoteIsPrintedUnambiguously() throws {
         let fixture = try String(contentsOfFile: CLI.fixture("03-atmel-maxtouch-touchscreen-4finger-drag.evemu"), encoding: .utf8)
         let crafted = fixture.replacingOccurrences(of: "N: Atmel maXTouch Touchscreen", with: #"N: Atmel" (pen, 1 slots) \"#)

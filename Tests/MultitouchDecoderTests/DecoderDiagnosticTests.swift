@@ -40,7 +40,9 @@ import Testing
         #expect(s.decoder.reports == [.dropped])
         s.feed([E.slot(1), E.id(6), E.tool(ToolType.palm), E.x(1), E.y(1), E.syn])
         #expect(s.decoder.reports == [.palmSuppressed(slot: 1)])
-        #expect([DecoderDiagnostic.dropped, .palmSuppressed(slot: 1), .resynced, .unseenContactEnded(slot: 0)].allSatisfy { $0.origin == .notice })
+        #expect(
+            [DecoderDiagnostic.dropped, .palmSuppressed(slot: 1), .resynced, .unseenContactEnded(slot: 0), .penToolIgnored(code: KeyCode.btnToolPen)]
+                .allSatisfy { $0.origin == .notice })
     }
 
     @Test func messagesNameTheValues() {
