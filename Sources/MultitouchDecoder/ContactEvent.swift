@@ -167,6 +167,12 @@ public struct ContactFlags: OptionSet, Hashable, Sendable {
     /// it at a touch jump: a press would cancel only the part after the split, and the part
     /// before it, hover, would stay a completed stroke (an adversary's finding).
     public static let unsettled = ContactFlags(rawValue: 1 << 3)
+    /// On a pen's `proximityIn` and `proximityOut` only, never published: the tool is in
+    /// proximity (its `BTN_TOOL_*` is down) but its position is not known yet, so it is not
+    /// published; touch arbitration still holds the group's fingers while it is near (an
+    /// adversary's finding: a finger landing then was published). The tracker passes these to
+    /// the arbitration and drops them; the tool's own `proximityIn` follows once it is placed.
+    public static let positionPending = ContactFlags(rawValue: 1 << 4)
 }
 
 /// One contact lifecycle transition, produced at a `SYN_REPORT` (or a drop).

@@ -18,6 +18,9 @@ struct PenState: Hashable, Sendable {
     /// because its position is unknown) and whether its stroke is live.
     var publishedTool: Int32?
     var strokeLive = false
+    /// A tool in proximity announced without a position (`ContactFlags.positionPending`), until
+    /// it is placed or leaves.
+    var pendingTool: Int32?
     /// The sample as of the last frame: what a tool that leaves proximity is published with.
     var previousSample = ContactSample(known: [])
 
@@ -64,7 +67,8 @@ extension MultitouchDecoder {
         slots[0].touched = false
         touchedSlots.removeAll()
 
-        let tool = sample.positionKnown ? pen.toolInProximity : nil
+        let inProximity = pen.toolInProximity
+        let tool = sample.positionKnown ? inProximity : nil
         let touching: Bool
         if tool == nil {
             touching = false
@@ -92,8 +96,10 @@ extension MultitouchDecoder {
         }
         guard let tool else {
             pen.publishedTool = nil
+            announcePending(inProximity, time: time, into: &out)
             return
         }
+        pen.pendingTool = nil
         sample.toolType = tool
         sample.known.insert(.toolType)
         if tool != old { out.appendAssumingUnique(penEvent(.hover(.proximityIn), time: time, sample: sample)) }
@@ -104,6 +110,26 @@ extension MultitouchDecoder {
             out.appendAssumingUnique(penEvent(touching ? .moved : .hover(.motion), time: time, sample: sample))
         }
         pen.publishedTool = tool
+    }
+
+    /// A tool near whose position is unknown is not published, but touch arbitration must know
+    /// it is near: its coming and going, flagged `positionPending`, for the tracker alone.
+    private mutating func announcePending(_ tool: Int32?, time: Timestamp, into out: inout EventBuffer<ContactEvent>) {
+        var sample = slots[0].sample
+        if let tool {
+            guard pen.pendingTool == nil else { return }
+            pen.pendingTool = tool
+            sample.toolType = tool
+            out.appendAssumingUnique(ContactEvent(
+                kind: .hover(.proximityIn), slot: 0, trackingID: nil, time: time, sample: sample,
+                flags: deviceFlags.union(.positionPending)))
+        } else if let pending = pen.pendingTool {
+            pen.pendingTool = nil
+            sample.toolType = pending
+            out.appendAssumingUnique(ContactEvent(
+                kind: .hover(.proximityOut), slot: 0, trackingID: nil, time: time, sample: sample,
+                flags: deviceFlags.union(.positionPending)))
+        }
     }
 
     private func penEvent(_ kind: ContactEvent.Kind, time: Timestamp, sample: ContactSample) -> ContactEvent {
@@ -117,7 +143,7 @@ extension MultitouchDecoder {
     /// position was not known yet included): the device's next tool bit says.
     mutating func cancelTool(reason: CancelReason, time: Timestamp, into out: inout EventBuffer<ContactEvent>) {
         defer { pen = PenState(resetting: pen) }
-        guard let old = pen.publishedTool else { return }
+        guard let old = pen.publishedTool else { return announcePending(nil, time: time, into: &out) }
         var sample = slots[0].sample
         sample.toolType = old
         if pen.strokeLive { out.appendAssumingUnique(penEvent(.cancelled(reason), time: time, sample: sample)) }
@@ -134,5 +160,6 @@ extension PenState {
         touch = nil
         publishedTool = nil
         strokeLive = false
+        pendingTool = nil
     }
 }

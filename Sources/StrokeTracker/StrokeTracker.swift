@@ -188,6 +188,8 @@ public struct StrokeTracker: Sendable {
                     kind: .moved, stroke: id, device: device, frame: frame, slot: e.pointee.slot,
                     trackingID: e.pointee.trackingID, point: derive(), flags: []))
             case .hover(let phase):
+                // Seen by the arbitration above, never published (`ContactFlags.positionPending`).
+                if e.pointee.flags.contains(.positionPending) { continue }
                 out.appendAssumingUnique(StrokeEvent(
                     kind: .hover(phase), stroke: .hover(device: device, slot: e.pointee.slot), device: device, frame: frame,
                     slot: e.pointee.slot, trackingID: e.pointee.trackingID, point: derive(), flags: []))

@@ -62,6 +62,30 @@ import Testing
         #expect(p.feed(1, [E.x(70), E.y(80), E.syn]) == ["d1 began 2 s0 #? (70,80) [adopted]"])
     }
 
+    /// Arbitration follows the tool bit, not whether the pen can be published yet: a pen near
+    /// whose position is not known (nothing of it published) holds the group's fingers all the
+    /// same (an adversary's finding: a finger landing then was published), and releases them
+    /// when it leaves unplaced.
+    @Test func aPenNearWithoutAPositionHoldsTheFingersToo() throws {
+        var p = try Pair()
+        #expect(p.feed(1, [E.slot(0), E.id(5), E.x(100), E.y(200), E.syn]) == ["d1 began 1 s0 #5 (100,200)"])
+        #expect(p.feed(2, [E.pen(1), E.abs(AbsCode.distance, 10), E.syn]) == ["d1 cancelled(pen) 1 s0 #5 (100,200)"])
+        #expect(p.feed(1, [E.slot(1), E.id(6), E.x(300), E.y(300), E.syn]) == [], "a finger landing while the pen is near")
+        #expect(p.feed(2, [E.px(10), E.py(20), E.syn]) == ["d2 hover(proximityIn) s0 (10,20) pen"])
+        #expect(p.feed(2, [E.pen(0), E.syn]) == ["d2 hover(proximityOut) s0 (10,20) pen"])
+        #expect(p.feed(1, [E.slot(0), E.id(-1), E.slot(1), E.id(-1), E.syn]) == [])
+
+        var q = try Pair()
+        let drop = InputEvent(time: .zero, type: .syn, code: SynCode.dropped, value: 0)
+        q.feed(2, [E.px(10), E.py(20), E.pen(1), E.syn])
+        q.feed(2, [drop, E.syn])
+        #expect(q.feed(2, [E.pen(1), E.syn]) == [], "after the drop the pen is near, unplaced")
+        #expect(q.feed(1, [E.slot(0), E.id(7), E.x(50), E.y(60), E.syn]) == [])
+        #expect(q.feed(2, [E.pen(0), E.syn]) == [], "it leaves unplaced: nothing of it was published")
+        #expect(q.feed(1, [E.id(-1), E.syn]) == [])
+        #expect(q.feed(1, [E.id(8), E.x(50), E.y(60), E.syn]) == ["d1 began 1 s0 #8 (50,60)"])
+    }
+
     @Test func penProximityCancelsTheGroupsFingerStrokesAndHoldsNewTouches() throws {
         var p = try Pair()
         #expect(p.feed(1, [E.slot(0), E.id(5), E.x(100), E.y(200), E.syn]) == ["d1 began 1 s0 #5 (100,200)"])
