@@ -9,11 +9,7 @@ def main():
     problems = []
     ref = Conn(d.sock); ref.request({"id": 1, "request": "subscribe"})
     reflog = []; stopref = threading.Event()
-    def rd():
-        while not stopref.is_set():
-            try: reflog.append(ref.read(timeout=0.2))
-            except socket.timeout: pass
-            except Exception: return
+    def rd(): read_into(ref, reflog, stopref)
     th = threading.Thread(target=rd); th.start()
     c = Conn(d.sock)
     plans = [{"devices": [1]}, {"devices": [2]}, {"devices": [2, 1], "events": ["began", "ended"]}, {}, {"devices": [1]}, {}]
@@ -67,11 +63,7 @@ def main():
     problems = []
     ref = Conn(d.sock); ref.request({"id": 1, "request": "subscribe", "resumeAfter": 0})
     reflog = []; stop = threading.Event()
-    def rd(c, log):
-        while not stop.is_set():
-            try: log.append(c.read(timeout=0.2))
-            except socket.timeout: pass
-            except Exception as e: log.append({"type": "exc", "e": repr(e)}); return
+    def rd(c, log): read_into(c, log, stop)
     th = threading.Thread(target=rd, args=(ref, reflog)); th.start()
     ctl = Conn(d.sock); dl = time.time() + 25
     while time.time() < dl and ctl.request({"id": 1, "request": "stats"})["daemon"]["liveStrokes"] < 5: time.sleep(0.01)

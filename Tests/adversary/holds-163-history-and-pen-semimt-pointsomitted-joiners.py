@@ -64,11 +64,7 @@ def run_one(recname, speed, dur, extra=""):
     problems = []
     ref = Conn(d.sock); ref.request({"id": 1, "request": "subscribe", "resumeAfter": 0})
     reflog = []; stop = threading.Event()
-    def rd(c, log):
-        while not stop.is_set():
-            try: log.append(c.read(timeout=0.2))
-            except socket.timeout: pass
-            except Exception as e: log.append({"type": "exc", "e": repr(e)}); return
+    def rd(c, log): read_into(c, log, stop)
     ths = [threading.Thread(target=rd, args=(ref, reflog))]; ths[0].start()
     joiners = []; lives = []
     ctl = Conn(d.sock)

@@ -13,11 +13,7 @@ def main():
     ref = Conn(d.sock); r = ref.request({"id": 1, "request": "subscribe", "resumeAfter": 0})
     if r.get("resumed") is not True: problems.append("reference not resumed from 0")
     reflog = []; stop = threading.Event()
-    def rd(c, log):
-        while not stop.is_set():
-            try: log.append(c.read(timeout=0.2))
-            except socket.timeout: pass
-            except Exception as e: log.append({"type": "exc", "e": repr(e)}); return
+    def rd(c, log): read_into(c, log, stop)
     ths = [threading.Thread(target=rd, args=(ref, reflog))]; ths[0].start()
     joiners = []
     t0 = time.time(); k = 0
@@ -57,11 +53,7 @@ def main():
     ref = Conn(d.sock); r = ref.request({"id": 1, "request": "subscribe", "resumeAfter": 0})
     if r.get("resumed") is not True: problems.append("reference not resumed from 0")
     reflog = []; stop = threading.Event()
-    def rd(c, log):
-        while not stop.is_set():
-            try: log.append(c.read(timeout=0.2))
-            except socket.timeout: pass
-            except Exception as e: log.append({"type": "exc", "e": repr(e)}); return
+    def rd(c, log): read_into(c, log, stop)
     ths = [threading.Thread(target=rd, args=(ref, reflog))]; ths[0].start()
     joiners = []
     t0 = time.time(); k = 0

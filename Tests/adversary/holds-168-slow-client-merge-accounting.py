@@ -10,10 +10,7 @@ def main():
     problems = []
     ref = Conn(d.sock); ref.request({"id": 1, "request": "subscribe", "resumeAfter": 0})
     reflog = []; stop = threading.Event()
-    def rd():
-        while not stop.is_set():
-            try: reflog.append(ref.read(timeout=0.2))
-            except socket.timeout: pass
+    def rd(): read_into(ref, reflog, stop)
     th = threading.Thread(target=rd); th.start()
     slows = []
     for delay in (0.5, 1.5, 3.0):
@@ -106,10 +103,7 @@ def main():
     problems = []; rounds = 0; tm = 0
     ref = Conn(d.sock); ref.request({"id": 1, "request": "subscribe"})
     reflog = []; stop = threading.Event()
-    def rd():
-        while not stop.is_set():
-            try: reflog.append(ref.read(timeout=0.2))
-            except socket.timeout: pass
+    def rd(): read_into(ref, reflog, stop)
     th = threading.Thread(target=rd); th.start()
     ctl = Conn(d.sock)
     dl = time.time() + 25

@@ -291,3 +291,10 @@ def compare_joiner(name, jlog, reflog, refstates):
                 json.dumps(stream[j])[:160] if j < len(stream) else None, json.dumps(want[j])[:160] if j < len(want) else None))
     return probs
 # ---- end exact ----
+
+def read_into(c, log, stop):
+    """Appends what `c` reads to `log` until `stop` is set; a failed read ends it with an `exc` entry."""
+    while not stop.is_set():
+        try: log.append(c.read(timeout=0.2))
+        except socket.timeout: pass
+        except Exception as e: log.append({"type": "exc", "e": repr(e)}); return
