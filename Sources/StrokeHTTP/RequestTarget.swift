@@ -65,7 +65,9 @@ struct RequestTarget: Sendable, Equatable {
     }
 
     /// `1,2,3` as a JSON array of integers; nil when an entry is not a non-negative integer.
+    /// Empty is the empty list (`devices=`, the socket's `"devices":[]`).
     static func integerList(_ text: String) -> String? {
+        if text.isEmpty { return "[]" }
         let items = text.split(separator: ",", omittingEmptySubsequences: false)
         guard items.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && UInt64($0) != nil }) else { return nil }
         return "[" + items.map { String(UInt64($0)!) }.joined(separator: ",") + "]"
@@ -73,6 +75,7 @@ struct RequestTarget: Sendable, Equatable {
 
     /// `began,ended` as a JSON array of strings (names are checked by the request's parser).
     static func nameList(_ text: String) -> String? {
+        if text.isEmpty { return "[]" }
         let items = text.split(separator: ",", omittingEmptySubsequences: false)
         guard items.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter && $0.isASCII } }) else { return nil }
         return "[" + items.map { "\"\($0)\"" }.joined(separator: ",") + "]"

@@ -45,6 +45,7 @@ import Testing
         for (target, request) in [
             ("/devices", #"{"request":"devices"}"#), ("/live", #"{"request":"live"}"#),
             ("/live?devices=2", #"{"request":"live","devices":[2]}"#),
+            ("/live?devices=", #"{"request":"live","devices":[]}"#),
             ("/history?limit=2", #"{"request":"history","limit":2}"#),
         ] {
             try socket.send(request)
