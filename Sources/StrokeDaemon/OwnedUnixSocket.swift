@@ -137,21 +137,48 @@ extension OwnedUnixSocket {
         }
     }
 
+    /// Gives the socket file at `path` its group and mode, through a descriptor of that very
+    /// file, not by its name: between the bind and here, whoever can write the socket's directory
+    /// can put a symbolic link at the path, and chmod(2) and chown(2) follow one (an adversary's
+    /// finding: a root daemon made a root-only file group-readable). The descriptor is opened
+    /// without following (`O_PATH | O_NOFOLLOW`) and must be a socket.
     static func setPermissions(path: String, mode: mode_t, group: String?) throws {
+        let gid: gid_t?
         if let group {
-            guard let gid = resolveGroup(group) else { throw SocketServerError.unknownGroup(group) }
+            guard let g = resolveGroup(group) else { throw SocketServerError.unknownGroup(group) }
+            gid = g
+        } else {
+            gid = nil
+        }
+        let fd: Int32
+        do {
+            fd = try Syscall.retrying { open(path, oPath | O_NOFOLLOW | O_CLOEXEC) }
+        } catch {
+            throw SocketServerError.system("open \(path) to set its mode", error)
+        }
+        defer { try? Syscall.closeDescriptor(fd) }  // an O_PATH descriptor: nothing written
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFSOCK else { throw SocketServerError.notASocket(path) }
+        if let gid, let group {
             do {
-                _ = try Syscall.retrying { chown(path, uid_t.max, gid) }
+                _ = try Syscall.retrying { fchownat(fd, "", uid_t.max, gid, atEmptyPath) }
             } catch {
                 throw SocketServerError.system("chown \(path) to group \(group)", error)
             }
         }
+        // No fchmod for an O_PATH descriptor; its /proc link names the same file, whatever is at
+        // the path by now (glibc's fchmodat(AT_SYMLINK_NOFOLLOW) does the same).
         do {
-            _ = try Syscall.retrying { chmod(path, mode) }
+            _ = try Syscall.retrying { chmod("/proc/self/fd/\(fd)", mode) }
         } catch {
             throw SocketServerError.system("chmod \(path)", error)
         }
     }
+
+    // Glibc's module leaves out what only _GNU_SOURCE declares: Linux's values (asm-generic
+    // fcntl.h; every architecture strokes builds for).
+    private static let oPath: Int32 = 0o10_000_000
+    private static let atEmptyPath: Int32 = 0x1000
 
     /// The group `name` (a name or a number) names, if this system has it. `gid_t.max` is not a
     /// group: to `chown` it means "leave the group as it is".

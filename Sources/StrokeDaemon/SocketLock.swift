@@ -33,13 +33,22 @@ final class SocketLock: Sendable {
         do {
             // Read-only is enough for flock(2). Only the owner may open it: anyone who can open a
             // file can flock it, and a user holding the lock would keep the daemon from starting.
-            fd = try Syscall.retrying { open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+            // Non-blocking: a FIFO put there would block the open forever.
+            fd = try Syscall.retrying { open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600) }
         } catch {
             throw SocketServerError.system("open the lock file \(path)", error)
         }
-        // One left by an earlier version, readable by all: made the owner's alone.
+        // Only a regular file of the daemon's own user is its lock: another user's (put there in
+        // a directory others can write) could be held by that user, who would keep the daemon
+        // from starting as "in use" (an adversary's finding).
         var st = stat()
-        if fstat(fd, &st) == 0, st.st_uid == geteuid(), st.st_mode & 0o077 != 0 { fchmod(fd, 0o600) }
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_uid == geteuid() else {
+            try? Syscall.closeDescriptor(fd)  // nothing written
+            let what = st.st_mode & S_IFMT == S_IFREG ? "a file of uid \(st.st_uid)" : "not a regular file"
+            throw SocketServerError.foreignLock(path, what)
+        }
+        // One left by an earlier version, readable by all: made the owner's alone.
+        if st.st_mode & 0o077 != 0 { fchmod(fd, 0o600) }
         do {
             _ = try Syscall.retrying { flock(fd, LOCK_EX | LOCK_NB) }
         } catch {

@@ -158,6 +158,8 @@ public enum SocketServerError: Error, CustomStringConvertible {
     case notAFileName(String)
     /// What systemd passed (fd 3) is not a listening Unix stream socket: why.
     case passedSocket(String)
+    /// `PATH.lock` is not the daemon's own regular file: what it is.
+    case foreignLock(String, String)
 
     public var description: String {
         switch self {
@@ -168,6 +170,7 @@ public enum SocketServerError: Error, CustomStringConvertible {
         case .notAFileName(let p): return "socket path '\(p)' names no file (empty, or a directory: it ends with '/')"
         case .system(let what, let e): return "\(what): \(e)"
         case .pathTooLong(let e): return "\(e)"
+        case .foreignLock(let p, let what): return "\(p) is \(what), not this user's lock file: not trusting it (remove it, or use --socket)"
         case .passedSocket(let why): return "the socket systemd passed (fd 3) \(why); strokes.socket passes a Unix stream socket (ListenStream=PATH)"
         }
     }
