@@ -359,6 +359,16 @@ public final class Daemon: Sendable {
         }
     }
 
+    /// Whether the allow-lists admit the peer of `channel`, a Unix socket's connection that is not
+    /// a client of the daemon (an HTTP request over a Unix listener); without credentials, only
+    /// while there are no allow-lists.
+    public func admitsPeer(of channel: Channel) -> Bool {
+        guard let peer = ClientHandler.peerCredentials(channel) else {
+            return settings.allowUIDs == nil && settings.allowGIDs == nil
+        }
+        return Daemon.allowed(peer, groups: PeerGroups.read(channel), uids: settings.allowUIDs, gids: settings.allowGIDs)
+    }
+
     /// The allow-lists (docs/protocol.md, "Access"): with neither, everyone the socket's mode lets
     /// in; otherwise root, a listed uid, or a listed gid as the peer's primary group or one of
     /// its supplementary groups.

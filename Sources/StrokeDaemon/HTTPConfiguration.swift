@@ -29,6 +29,12 @@ public struct HTTPConfiguration: Hashable, Sendable {
             self = .tcp(host: host, port: port)
         }
 
+        /// A Unix socket: its peers have credentials (the allow-lists hold for them).
+        public var isUnix: Bool {
+            if case .unix = self { return true }
+            return false
+        }
+
         /// Whether only this machine can connect: a loopback address, `localhost`, or a Unix
         /// socket (which its file's permissions guard).
         public var isLocal: Bool {

@@ -43,7 +43,11 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
     private var headDeadline: Scheduled<Void>?
     static let headTimeout = TimeAmount.seconds(10)
 
-    init(daemon: Daemon, access: HTTPAccess, refusing: Bool, refusals: RefusalLog) {
+    /// A Unix listener's connection: its peer's credentials are judged by the allow-lists.
+    private let unixPeers: Bool
+
+    init(daemon: Daemon, access: HTTPAccess, refusing: Bool, refusals: RefusalLog, unixPeers: Bool = false) {
+        self.unixPeers = unixPeers
         self.daemon = daemon
         self.access = access
         self.refusing = refusing
@@ -162,6 +166,11 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
             if refusal == .token { return send(context, h, .unauthorized, error: error, extra: [("www-authenticate", "Bearer")]) }
             return send(context, h, .forbidden, error: error)
         }
+        // Judged at each request: a reload's allow-lists hold from the next one on.
+        if unixPeers, endpoint.needsToken, !daemon.admitsPeer(of: context.channel) {
+            refusals.note(.init(code: 403), "peer not in the allow-list", uri: h.uri, peer: context.remoteAddress)
+            return send(context, h, .forbidden, error: ProtocolError(.forbidden, "this peer may not read strokes", id: nil))
+        }
         if let parseError { return send(context, h, .badRequest, error: parseError) }
         switch endpoint {
         case .asset(let asset):
@@ -217,7 +226,7 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
             // The encoder first: the client handler greets the client as soon as it is added.
             let encoder = SSEEncoder()
             try context.pipeline.syncOperations.addHandler(encoder, position: .after(self))
-            try context.pipeline.syncOperations.addHandler(ClientHandler(daemon: daemon, readsCredentials: false), position: .after(encoder))
+            try context.pipeline.syncOperations.addHandler(ClientHandler(daemon: daemon, readsCredentials: unixPeers), position: .after(encoder))
         } catch {
             context.close(promise: nil)
             return

@@ -79,7 +79,7 @@ public final class HTTPServer: Sendable {
                     // connections only).
                     try HTTPServer.configure(
                         channel, daemon: daemon, access: access, refusing: connections.value > maxConnections,
-                        maxFrameSize: daemon.settings.maxLineLength, refusals: refusals)
+                        maxFrameSize: daemon.settings.maxLineLength, refusals: refusals, unixPeers: listen.isUnix)
                 }
             }
         let channel: Channel
@@ -110,14 +110,17 @@ public final class HTTPServer: Sendable {
     /// the router. An upgrade to WebSocket replaces the router with the frame aggregator, the
     /// line codec and the daemon's client handler.
     private static func configure(
-        _ channel: Channel, daemon: Daemon, access: HTTPAccess, refusing: Bool, maxFrameSize: Int, refusals: RefusalLog
+        _ channel: Channel, daemon: Daemon, access: HTTPAccess, refusing: Bool, maxFrameSize: Int, refusals: RefusalLog,
+        unixPeers: Bool
     ) throws {
         if refusing {
             // Answered and closed at once, without waiting for a request: connections past the
             // cap that send nothing held their descriptors for good.
             return try channel.pipeline.syncOperations.addHandler(RefuseOverCapacity(refusals: refusals))
         }
-        let router = HTTPRouter(daemon: daemon, access: access, refusing: refusing, refusals: refusals)
+        // A Unix listener's peers have credentials: the socket's allow-lists and per-uid limit
+        // hold for them as for the socket's clients (an adversary's finding: they were skipped).
+        let router = HTTPRouter(daemon: daemon, access: access, refusing: refusing, refusals: refusals, unixPeers: unixPeers)
         let routerName = "strokes.router"
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: maxFrameSize, automaticErrorHandling: true,
@@ -140,7 +143,7 @@ public final class HTTPServer: Sendable {
                     try pipeline.addHandler(WebSocketLineCodec())
                     // Last: it greets the client as soon as it is added.
                     // The frames' limit is the client's: its `hello` says the one they are held to.
-                    try pipeline.addHandler(ClientHandler(daemon: daemon, readsCredentials: false, maxLineLength: maxFrameSize))
+                    try pipeline.addHandler(ClientHandler(daemon: daemon, readsCredentials: unixPeers, maxLineLength: maxFrameSize))
                 }
             })
         // First, at the socket: no more of the client's bytes are read while what the daemon

@@ -236,6 +236,54 @@ import Testing
         try await d.stop()
     }
 
+    /// A Unix listener's peers have credentials, and the socket's allow-lists hold for them: a
+    /// uid they do not admit gets 403 for data (an adversary's finding: it read everything the
+    /// client socket refused it). Needs root, to ask as another uid (`setpriv`).
+    @Test func aUnixListenerHoldsItsPeersToTheAllowLists() async throws {
+        let python = "/usr/bin/python3"  // not one under /root, which the other uid cannot reach
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            FileManager.default.isExecutableFile(atPath: python)
+        else { return }
+        let directory = NSTemporaryDirectory() + "strokes-http-allow-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        chmod(directory, 0o755)
+        var settings = Daemon.Settings()
+        settings.allowUIDs = [4242]
+        let d = try await HTTPTestDaemon(settings: settings)
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        var options = SocketServer.Options(path: "")
+        options.mode = 0o666
+        options.group = nil
+        let path = directory + "/http.sock"
+        let server = try await HTTPServer.start(
+            daemon: d.daemon, configuration: HTTPConfiguration(listen: .unix(path: path)), unixSocket: options, logger: logger)
+        func statusLine(of target: String, asUID uid: String?) throws -> String {
+            let ask = """
+                import socket, sys
+                s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+                s.sendall(b'GET ' + sys.argv[2].encode() + b' HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n')
+                print(s.recv(200).split(b'\\r\\n')[0].decode())
+                """
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: uid == nil ? python : "/usr/bin/setpriv")
+            p.arguments = (uid.map { ["--reuid", $0, "--regid", $0, "--clear-groups", python] } ?? []) + ["-c", ask, path, target]
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            p.waitUntilExit()
+            return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try statusLine(of: "/live", asUID: "65534") == "HTTP/1.1 403 Forbidden")
+        #expect(try statusLine(of: "/events", asUID: "65534") == "HTTP/1.1 403 Forbidden")
+        #expect(try statusLine(of: "/healthz", asUID: "65534") == "HTTP/1.1 200 OK", "no data: not guarded")
+        #expect(try statusLine(of: "/live", asUID: nil) == "HTTP/1.1 200 OK", "root is always admitted")
+        await server.stop()
+        try await d.stop()
+    }
+
     /// The HTTP listener's Unix socket is owned as the client socket is: the mode and group it is
     /// given (the client socket's) set before it listens, where it had the umask's (0755, 0777
     /// under umask 0), and its file removed at stop only while it is still its own.
