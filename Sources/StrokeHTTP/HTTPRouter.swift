@@ -209,8 +209,11 @@ final class HTTPRouter: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The token, `Host` and `Origin` checks for a request (`HTTPAccess`).
     static func check(_ access: HTTPAccess, _ h: HTTPRequestHead, _ target: RequestTarget, needsToken: Bool) -> HTTPAccess.Refusal? {
+        // An absolute-form target's authority is the request's host (RFC 9112 §3.2.2), and so
+        // what the Host check judges: `GET http://evil.example/ HTTP/1.1` with a good `Host`
+        // passed (an adversary's finding; a proxy or a hop following the RFC acts on the target).
         access.check(
-            host: h.headers.first(name: "host"), origin: h.headers.first(name: "origin"),
+            host: RequestTarget.authority(h.uri).map(String.init) ?? h.headers.first(name: "host"), origin: h.headers.first(name: "origin"),
             authorization: h.headers.first(name: "authorization"), queryToken: target.query["token"], needsToken: needsToken)
     }
 

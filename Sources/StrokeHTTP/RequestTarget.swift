@@ -37,6 +37,17 @@ struct RequestTarget: Sendable, Equatable {
         return rest[slash] == "?" ? "/" + rest[slash...] : rest[slash...]
     }
 
+    /// The authority of an absolute-form target (`http://HOST:PORT/…`: `HOST:PORT`, empty when
+    /// it names none); nil for any other form. RFC 9112 §3.2.2: the server must use it, not
+    /// `Host`, as the request's host.
+    static func authority(_ uri: String) -> Substring? {
+        let lower = uri.prefix(8).lowercased()
+        let schemeLength = lower.hasPrefix("http://") ? 7 : lower.hasPrefix("https://") ? 8 : 0
+        guard schemeLength > 0 else { return nil }
+        let rest = uri.dropFirst(schemeLength)
+        return rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)]
+    }
+
     /// `%XX` escapes decoded (and `+` as a space in the query); nil for a malformed escape or
     /// bytes that are not UTF-8.
     static func decode(_ text: Substring, plusIsSpace: Bool) -> String? {

@@ -68,6 +68,13 @@ import Testing
         let r = try c.responseHead()
         #expect(r.status == 403)
         #expect(try d.get("/devices").status == 200)
+        // An absolute-form target's authority is the request's host (RFC 9112 §3.2.2), whatever
+        // `Host` says (an adversary's finding: a good `Host` let it pass).
+        for (target, status) in [("http://evil.example/devices", 403), ("http://127.0.0.1:\(d.port)/devices", 200)] {
+            let a = try d.connect()
+            try a.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(d.port)\r\n\r\n")
+            #expect(try a.responseHead().status == status, "\(target)")
+        }
         try await d.stop()
     }
 
