@@ -29,7 +29,8 @@ extension RenderScene {
         var events: [StrokeEvent] = []
         let geometries = Dictionary(uniqueKeysWithValues: replayer.devices.map { ($0.id, $0.geometry) })
         while let step = try replayer.next(into: &events) {
-            if origin == nil { origin = step.time.microseconds }
+            // The earliest frame: a recording's clock can step back past its first.
+            origin = min(origin ?? .max, step.time.microseconds)
             for e in events {
                 let geometry = geometries[e.device]!
                 if case .hover(let phase) = e.kind {

@@ -45,7 +45,9 @@ extension SVGRenderer.Panel {
         if inProgress > 0 { parts.append("\(inProgress) still down") }
         var text = strokes.count == 1 ? "1 stroke" : "\(strokes.count) strokes"
         if !parts.isEmpty { text += ": " + parts.joined(separator: ", ") }
-        if let first = strokes.map({ $0.points[0].time }).min(), let last = strokes.map(\.lastTime).max() {
+        // The earliest and latest of every point: a stroke's first point is not its earliest when
+        // the recording's clock stepped back (the span came out negative).
+        if let first = strokes.lazy.flatMap({ $0.points.lazy.map(\.time) }).min(), let last = strokes.lazy.map({ max($0.lastTime, $0.points.lazy.map(\.time).max() ?? .min) }).max() {
             let span = SVGText.span
             text += " · \(SVGText.seconds(span(last, first))) s, from \(SVGText.seconds(span(first, origin))) to \(SVGText.seconds(span(last, origin))) s"
         }

@@ -22,6 +22,10 @@ public struct ReplaySummary: Sendable {
     public var mostConcurrent = 0
     public var firstTime: Timestamp?
     public var lastTime: Timestamp?
+    /// The earliest and latest frame times: a recording's clock can step back (a wall clock
+    /// set back while recording).
+    public var earliestTime: Timestamp?
+    public var latestTime: Timestamp?
     public var truncated: [(device: Int, tail: TruncatedTail)] = []
     public var diagnostics: [(DeviceID, DecoderDiagnostics)] = []
     /// Lines the reader skipped (a pasted log's prompts, comments among evemu events).
@@ -37,6 +41,8 @@ public struct ReplaySummary: Sendable {
         if frame { frames += 1 } else { drops += 1 }
         if firstTime == nil { firstTime = time }
         lastTime = time
+        if earliestTime.map({ time < $0 }) ?? true { earliestTime = time }
+        if latestTime.map({ time > $0 }) ?? true { latestTime = time }
         for e in events {
             switch e.kind {
             case .began:
@@ -51,10 +57,12 @@ public struct ReplaySummary: Sendable {
         mostConcurrent = max(mostConcurrent, liveStrokes)
     }
 
-    /// Microseconds from the first frame to the last.
+    /// Microseconds the frames' times span, from the earliest to the latest: from the first frame
+    /// to the last, unless the clock stepped back (then the last minus the first was negative, a
+    /// duration no recording has: an adversary's finding).
     public var duration: Int64 {
-        guard let firstTime, let lastTime else { return 0 }
-        return lastTime.microseconds - firstTime.microseconds
+        guard let earliestTime, let latestTime else { return 0 }
+        return latestTime.microseconds - earliestTime.microseconds
     }
 
     /// Human-readable lines.

@@ -38,7 +38,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "svg or png. Default: png for a .png output, else svg.")
     var format: Format?
 
-    @Option(help: "Only what happened from this many seconds on (from the recording's first event, or the earliest point the daemon gave).")
+    @Option(help: "Only what happened from this many seconds on (from the recording's earliest event, its first unless its clock stepped back, or the earliest point the daemon gave).")
     var from: Double?
 
     @Option(help: "Only what happened up to this many seconds.")
@@ -81,7 +81,7 @@ struct RenderCommand: ParsableCommand {
         }
         if let from, let to, from > to { throw ValidationError("--from must not be after --to") }
         guard size >= 16, size <= 100_000 else { throw ValidationError("--size must be between 16 and 100000 pixels") }
-        if let lineWidth, !(lineWidth > 0 && lineWidth <= 1000) { throw ValidationError("--line-width must be above 0 (pixels)") }
+        if let lineWidth, !(lineWidth > 0 && lineWidth <= 1000) { throw ValidationError("--line-width must be above 0 and at most 1000 (pixels)") }
         // At most a million seconds (11.6 days): the deadline is counted in nanoseconds.
         guard follow >= 0, follow <= 1e6 else { throw ValidationError("--follow must be from 0 to 1000000 seconds") }
         if follow > 0 && !socket { throw ValidationError("--follow needs --socket") }

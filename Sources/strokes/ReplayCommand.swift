@@ -91,7 +91,8 @@ struct ReplayCommand: ParsableCommand {
                 if let other = groupOf[n] {
                     throw ValidationError(
                         other == text
-                            ? "--group '\(text)' names device \(n) twice"
+                            ? (numbers.filter { $0 == n }.count > 1
+                                ? "--group '\(text)' names device \(n) twice" : "--group '\(text)' is given twice")
                             : "device \(n) is in two groups ('\(other)' and '\(text)'): a device belongs to one group; "
                                 + "name every device of one hardware in one --group (e.g. 1,2,3)")
                 }
