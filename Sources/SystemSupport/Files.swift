@@ -50,8 +50,10 @@ public enum Files {
     }
 
     /// Writes `bytes` to `path` so that a reader sees the old content or the new, never part of
-    /// it: into a new file beside it (created with mode 0666 less the umask, as `open(2)` does),
-    /// flushed, then renamed over `path`. The new file is removed when anything fails.
+    /// it: into a new file beside it (created with mode 0666 less the umask, as `open(2)` does;
+    /// replacing a file, with that file's mode and group, as `>` keeps them: a private 0600
+    /// picture stayed private, an adversary's finding), flushed, then renamed over `path`. The
+    /// new file is removed when anything fails.
     ///
     /// Only a regular file (or none) is replaced so: a symbolic link, a FIFO or a device at `path`
     /// (`/dev/stdout`, `/dev/null`, a pipe a viewer reads) is written through, as `>` in a shell
@@ -80,6 +82,7 @@ public enum Files {
             }
         }
         do throws(Errno) {
+            try keepMode(of: path, on: fd)
             try writeAll(fd, bytes)
             _ = try Syscall.retrying { fsync(fd) }
             try Syscall.closeDescriptor(fd)
@@ -90,6 +93,15 @@ public enum Files {
             FileName.withCString(temporary) { _ = unlink($0) }
             throw error
         }
+    }
+
+    /// Gives the descriptor `fd` the mode (and, where allowed, the group) of the regular file at
+    /// `path`, if there is one: what replaces a file keeps its permissions.
+    public static func keepMode(of path: String, on fd: CInt) throws(Errno) {
+        var st = stat()
+        guard FileName.withCString(path, { lstat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFREG else { return }
+        _ = fchown(fd, uid_t.max, st.st_gid)  // only a member of the group may; else the new file's
+        _ = try Syscall.retrying { fchmod(fd, st.st_mode & 0o7777) }
     }
 
     /// Whether `path` names a regular file, or nothing: what may be replaced by renaming a new file

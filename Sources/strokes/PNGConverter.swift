@@ -67,6 +67,10 @@ enum PNGConverter {
             throw Exit.software
         }
         do {
+            // What replaces a file keeps its mode and group (`Files.keepMode`).
+            let fd = try Syscall.retrying { FileName.withCString(staged) { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) } }
+            defer { try? Syscall.closeDescriptor(fd) }  // opened to set its mode: nothing written
+            try Files.keepMode(of: output, on: fd)
             _ = try Syscall.retrying { FileName.withCString(staged) { s in FileName.withCString(output) { rename(s, $0) } } }
         } catch {
             printError("cannot write \(output): \(error)")
