@@ -81,6 +81,9 @@ struct RenderCommand: ParsableCommand {
         }
         if let from, let to, from > to { throw ValidationError("--from must not be after --to") }
         guard size >= 16, size <= 100_000 else { throw ValidationError("--size must be between 16 and 100000 pixels") }
+        // rsvg-convert makes no image wider or taller than 32767 pixels: refused here, not after
+        // drawing with its raw message and exit 70 (an adversary's finding).
+        if chosenFormat == .png && size > 32767 { throw ValidationError("--size must be at most 32767 pixels for PNG (rsvg-convert's limit)") }
         if let lineWidth, !(lineWidth > 0 && lineWidth <= 1000) { throw ValidationError("--line-width must be above 0 and at most 1000 (pixels)") }
         // At most a million seconds (11.6 days): the deadline is counted in nanoseconds.
         guard follow >= 0, follow <= 1e6 else { throw ValidationError("--follow must be from 0 to 1000000 seconds") }

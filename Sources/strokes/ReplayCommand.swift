@@ -59,20 +59,24 @@ struct ReplayCommand: ParsableCommand {
         discussion: "Prints 'device N: NODE NAME' per device, then plays with the recorded timing. Every input stack on the machine sees the virtual devices."))
     var uinput = false
 
-    @Option(help: "With --uinput: playback speed (2 = twice as fast, 0 = as fast as possible).")
-    var speed: Double = 1
+    @Option(help: "With --uinput or --realtime: playback speed (2 = twice as fast, 0 = as fast as possible; default 1).")
+    var speed: Double?
 
     @Flag(help: "With --uinput: wait for a line on standard input before playing, and another before removing the devices.")
     var wait = false
 
     @Option(help: "With --uinput and no --wait: seconds to pause after creating the devices (for readers to open them) and before removing them.")
-    var settle: Double = 1
+    var settle: Double?
 
     func validate() throws {
         guard JumpSetting(text: touchJumps) != nil else { throw ValidationError("--touch-jumps must be default, off or a positive number of millimetres") }
         guard history >= 0 else { throw ValidationError("--history must not be negative") }
-        guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more") }
-        guard settle >= 0, settle.isFinite else { throw ValidationError("--settle must be 0 or more") }
+        if let speed { guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more") } }
+        if let settle { guard settle >= 0, settle.isFinite else { throw ValidationError("--settle must be 0 or more") } }
+        // Options that would do nothing are refused, not ignored (an adversary's finding: a user
+        // asking for --realtime --speed 10 got the recorded pace without a word).
+        if speed != nil && !uinput && !realtime { throw ValidationError("--speed paces --uinput or --realtime playback") }
+        if (wait || settle != nil) && !uinput { throw ValidationError("--wait and --settle apply to --uinput playback") }
         if uinput && (summary || realtime) { throw ValidationError("--uinput plays into devices; it cannot be combined with --summary or --realtime") }
         if uinput && !groups.isEmpty { throw ValidationError("--group applies to decoding; it cannot be combined with --uinput") }
         _ = try parsedGroups()
@@ -130,7 +134,7 @@ struct ReplayCommand: ParsableCommand {
         for file in files {
             if uinput {
                 let recording = try loadRecording(file, flushing: &out)
-                try UinputPlayback(speed: speed, wait: wait, settle: settle).play(recording, file: file)
+                try UinputPlayback(speed: speed ?? 1, wait: wait, settle: settle ?? 1).play(recording, file: file)
                 continue
             }
             try replay(try openRecording(file, flushing: &out), file: file, groups: groups, out: &out)
@@ -189,7 +193,7 @@ struct ReplayCommand: ParsableCommand {
     private func stream(_ replayer: inout Replayer, file: String, to out: inout OutputBuffer) throws(RecordingError) {
         var events: [StrokeEvent] = []
         let geometries = Dictionary(uniqueKeysWithValues: replayer.devices.map { ($0.id, $0.geometry) })
-        var pacer = realtime ? Pacer() : nil
+        var pacer = realtime && speed != 0 ? Pacer(speed: speed ?? 1) : nil
         var recognizers = GestureRecognizers()
         if gestures {
             for d in replayer.devices { recognizers.add(d.id, geometry: d.geometry, kind: d.description.kind) }

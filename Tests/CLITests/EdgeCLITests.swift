@@ -51,5 +51,15 @@ import Testing
         #expect(same.status == 64 && same.stderr.contains("names device 1 twice"), "\(same.stderr)")
         let wide = try CLI.run(["render", CLI.fixture("03-atmel-maxtouch-touchscreen-4finger-drag.evemu"), "--line-width", "1e308", "-o", "-"])
         #expect(wide.status == 64 && wide.stderr.contains("above 0 and at most 1000"), "\(wide.stderr)")
+        let big = try CLI.run(["render", RenderCLITests.small, "--size", "40000", "--format", "png", "-o", "-"])
+        #expect(big.status == 64 && big.stderr.contains("at most 32767 pixels for PNG"), "\(big.stderr)")
+        // Options that would do nothing are refused; --speed paces --realtime too.
+        for options in [["--speed", "10"], ["--wait"], ["--settle", "3"], ["--realtime", "--wait"]] {
+            let r = try CLI.run(["replay"] + options + [RenderCLITests.small])
+            #expect(r.status == 64, "\(options): \(r.stderr)")
+        }
+        let fast = try CLI.run(["replay", "--realtime", "--speed", "0", RenderCLITests.small])
+        let plain = try CLI.run(["replay", RenderCLITests.small])
+        #expect(fast.status == 0 && fast.stdout == plain.stdout)
     }
 }
