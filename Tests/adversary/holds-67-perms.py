@@ -41,7 +41,10 @@ bound = [i for i, c in enumerate(calls) if c[0] == 'bind' and tsock in c[1]]
 if not bound: setup_error('no bind of %s in the trace: %r' % (tsock, calls[:10]))
 fd = calls[bound[0]][1].split(',')[0]
 listens = [i for i, c in enumerate(calls) if i > bound[0] and c[0] == 'listen' and c[1].split(',')[0] == fd]
-chmods = [i for i, c in enumerate(calls) if i > bound[0] and c[0] in ('chmod', 'fchmodat') and tsock in c[1] and '0660' in c[1]]
+# By path, or through the bound file's own O_PATH descriptor (/proc/self/fd/N: never a link put
+# at the path meanwhile, adversary round 25).
+chmods = [i for i, c in enumerate(calls) if i > bound[0] and c[0] in ('chmod', 'fchmodat')
+          and (tsock in c[1] or '"/proc/self/fd/' in c[1]) and '0660' in c[1]]
 if not listens or not chmods: setup_error('no listen or chmod after the bind: %r' % calls)
 if chmods[0] > listens[0]: broken('the socket listened before its mode was set (under umask 0 it was reachable as 0777): %r' % calls)
 shutil.rmtree(tdir, ignore_errors=True)
