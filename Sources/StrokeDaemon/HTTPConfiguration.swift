@@ -1,5 +1,9 @@
 import SystemSupport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The optional HTTP listener (`http:` in the configuration, `--http` on the command line; served
 /// by `StrokeHTTP`): the browser page, Server-Sent Events, WebSocket and JSON endpoints
 /// (docs/protocol.md, "HTTP, SSE and WebSocket"). Off unless configured.
@@ -79,6 +83,13 @@ extension HTTPConfiguration {
     /// Why a token file is refused.
     public struct TokenError: Error {
         public var message: String
+    }
+
+    /// The file's permission bits when others (not its owner or group) may read it; nil otherwise.
+    public static func modeIfOthersMayRead(_ path: String) -> UInt32? {
+        var st = stat()
+        guard stat(path, &st) == 0, st.st_mode & 0o004 != 0 else { return nil }
+        return UInt32(st.st_mode & 0o7777)
     }
 
     /// The token: the file's contents without surrounding whitespace, 1 to 4096 printable ASCII

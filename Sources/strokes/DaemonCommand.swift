@@ -95,6 +95,12 @@ struct DaemonCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "strokes")
+        // A token every local user can read guards nothing from them (an adversary's finding:
+        // taken without a word). Warned, not refused: the file is the administrator's to place.
+        if let token = configuration.http?.tokenFile, let mode = HTTPConfiguration.modeIfOthersMayRead(token) {
+            logger.warning(
+                "http.token \(token) is readable by every local user (mode \(String(mode, radix: 8))): any of them can use the token; chmod o-r it")
+        }
         do {
             var listeners: [DaemonService.Listener] = []
             if let http = configuration.http {

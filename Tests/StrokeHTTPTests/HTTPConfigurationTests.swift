@@ -18,6 +18,19 @@ import Testing
         #expect(h.maxConnections == 64)
     }
 
+    /// A token file every local user may read is warned about (`modeIfOthersMayRead`; the daemon
+    /// logs it): an adversary found it taken without a word.
+    @Test func aTokenFileOthersMayReadIsNoticed() throws {
+        let path = NSTemporaryDirectory() + "strokes-token-\(UUID().uuidString.prefix(8))"
+        try "s3cret-token".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for (mode, noticed) in [(0o644, true), (0o640, false), (0o600, false), (0o604, true)] {
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+            #expect((HTTPConfiguration.modeIfOthersMayRead(path) != nil) == noticed, "\(String(mode, radix: 8))")
+        }
+        #expect(HTTPConfiguration.modeIfOthersMayRead(path + ".missing") == nil)
+    }
+
     @Test func offByDefaultAndOnWithDefaults() throws {
         #expect(try DaemonConfiguration.parse("history: 10\n", file: "c.yaml").http == nil)
         let on = try #require(try DaemonConfiguration.parse("http: {}\n", file: "c.yaml").http)
