@@ -125,6 +125,12 @@ public struct DaemonService: Sendable {
     /// The recording the configuration names (`--replay`), if any, started on the loop.
     private func openReplay(_ daemon: Daemon) throws -> ReplaySource? {
         guard let path = configuration.replay else { return nil }
+        // Read on the event loop, and again for each round: a FIFO there blocked the loop's thread
+        // in open(2), the daemon neither serving nor stopping (an adversary's finding).
+        var st = stat()
+        if stat(path, &st) == 0, st.st_mode & S_IFMT != S_IFREG {
+            throw RecordingError(file: path, line: nil, message: "not a regular file: the daemon replays (and loops) a recording file")
+        }
         let recording = try RecordingReader.read(path: path)
         let replay = ReplaySource(
             daemon: daemon, recording: recording, path: path, speed: configuration.replaySpeed,

@@ -102,6 +102,19 @@ import Testing
         #expect(r.stderr.contains("\(path):5: ABS_MT_SLOT max 2147483647"), "\(r.stderr)")
     }
 
+    /// A FIFO as the daemon's recording is refused at once: it was opened on the event loop,
+    /// which blocked in open(2) and neither served nor stopped (an adversary's finding).
+    @Test func daemonReplayRefusesAFIFO() throws {
+        let directory = NSTemporaryDirectory() + "strokes-fifo-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = directory + "/rec.evemu"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let r = try CLI.run(["daemon", "--config", "/dev/null", "--socket", directory + "/s.sock", "--replay", fifo])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("\(fifo): not a regular file"), "\(r.stderr)")
+    }
+
     @Test func zeroWidthAxesReplayAndRender() throws {
         let path = Self.hostile("axis-zero-width.evemu")
         let replay = try CLI.run(["replay", path])

@@ -2,8 +2,8 @@
 import os, sys, subprocess, tempfile, time, socket, json, shutil, signal, grp, pwd
 import encodings.idna  # preloaded: children that drop to another uid may not read the interpreter's tree
 
-BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../..', ".build/debug/strokes"))
-FIX = os.environ.get('FIX', os.path.join(os.path.dirname(os.path.abspath(__file__)), '../..', 'ReplayTests/Fixtures'))
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '../..', ".build/debug/strokes"))
+FIX = os.environ.get('FIX', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'ReplayTests/Fixtures'))
 F01 = os.path.join(FIX, "01-wacom-dth2242-touchscreen-10finger.evemu")
 TMP = tempfile.mkdtemp(prefix="advstrokes-", dir="/tmp")
 os.chmod(TMP, 0o755)
