@@ -20,10 +20,8 @@ public struct ReplaySummary: Sendable {
     public var hover = 0
     public var stillActive = 0
     public var mostConcurrent = 0
-    public var firstTime: Timestamp?
-    public var lastTime: Timestamp?
     /// The earliest and latest frame times: a recording's clock can step back (a wall clock
-    /// set back while recording).
+    /// set back while recording), so the first and last are not always them.
     public var earliestTime: Timestamp?
     public var latestTime: Timestamp?
     public var truncated: [(device: Int, tail: TruncatedTail)] = []
@@ -39,8 +37,6 @@ public struct ReplaySummary: Sendable {
 
     mutating func record(_ events: ArraySlice<StrokeEvent>, time: Timestamp, frame: Bool, liveStrokes: Int) {
         if frame { frames += 1 } else { drops += 1 }
-        if firstTime == nil { firstTime = time }
-        lastTime = time
         if earliestTime.map({ time < $0 }) ?? true { earliestTime = time }
         if latestTime.map({ time > $0 }) ?? true { latestTime = time }
         for e in events {
